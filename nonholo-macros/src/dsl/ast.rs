@@ -1,0 +1,164 @@
+//! The typed model AST produced by the parser: everything the user wrote, with spans.
+
+use crate::sym::number::Number;
+use proc_macro2::Span;
+use syn::{Attribute, Ident, Visibility};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// An expression of the DSL (a Rust subset).
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Lit { value: Number, span: Span },
+    Ident(Ident),
+    /// `dot(q)`: the velocity of coordinate `q`.
+    Dot { arg: Box<Expr>, span: Span },
+    Neg { expr: Box<Expr>, span: Span },
+    Bin { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
+    /// `f(args)`.
+    Call { func: Ident, args: Vec<Expr> },
+    /// `recv.f(args)`.
+    Method { recv: Box<Expr>, func: Ident, args: Vec<Expr> },
+    /// A placeholder after a parse error already reported.
+    Error(Span),
+}
+
+impl Expr {
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Lit { span, .. }
+            | Expr::Dot { span, .. }
+            | Expr::Neg { span, .. }
+            | Expr::Bin { span, .. }
+            | Expr::Error(span) => *span,
+            Expr::Ident(i) => i.span(),
+            Expr::Call { func, .. } => func.span(),
+            Expr::Method { recv, .. } => recv.span(),
+        }
+    }
+
+    /// Readable source text (for `CONSTRAINTS` and messages).
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        self.fmt_rec(0, &mut s);
+        s
+    }
+
+    fn fmt_rec(&self, prec: u8, out: &mut String) {
+        match self {
+            Expr::Lit { value, .. } => out.push_str(&value.to_string()),
+            Expr::Ident(i) => out.push_str(&i.to_string()),
+            Expr::Dot { arg, .. } => {
+                out.push_str("dot(");
+                arg.fmt_rec(0, out);
+                out.push(')');
+            }
+            Expr::Neg { expr, .. } => {
+                out.push('-');
+                expr.fmt_rec(3, out);
+            }
+            Expr::Bin { op, lhs, rhs, .. } => {
+                let (p, sym) = match op {
+                    BinOp::Add => (1, " + "),
+                    BinOp::Sub => (1, " - "),
+                    BinOp::Mul => (2, " * "),
+                    BinOp::Div => (2, " / "),
+                };
+                if prec > p {
+                    out.push('(');
+                }
+                lhs.fmt_rec(p, out);
+                out.push_str(sym);
+                rhs.fmt_rec(p + 1, out);
+                if prec > p {
+                    out.push(')');
+                }
+            }
+            Expr::Call { func, args } => {
+                out.push_str(&func.to_string());
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    a.fmt_rec(0, out);
+                }
+                out.push(')');
+            }
+            Expr::Method { recv, func, args } => {
+                recv.fmt_rec(4, out);
+                out.push('.');
+                out.push_str(&func.to_string());
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    a.fmt_rec(0, out);
+                }
+                out.push(')');
+            }
+            Expr::Error(_) => out.push_str("<error>"),
+        }
+    }
+}
+
+pub struct Param {
+    pub name: Ident,
+    pub default: Option<Expr>,
+}
+
+pub struct Named {
+    pub name: Ident,
+    pub expr: Expr,
+}
+
+pub struct Constraint {
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub span: Span,
+}
+
+impl Constraint {
+    pub fn text(&self) -> String {
+        format!("{} == {}", self.lhs.text(), self.rhs.text())
+    }
+}
+
+/// `velocities(z1, z2) { dot(q) = psi; ... }`.
+pub struct Velocities {
+    pub span: Span,
+    pub params: Vec<Ident>,
+    /// (coordinate named inside `dot(..)`, its expression).
+    pub defs: Vec<(Ident, Expr)>,
+}
+
+/// A section keyword and where it was written (for duplicate/combination errors).
+pub struct Section<T> {
+    pub span: Span,
+    pub value: T,
+}
+
+#[derive(Default)]
+pub struct Model {
+    pub attrs: Vec<Attribute>,
+    pub vis: Option<Visibility>,
+    pub name: Option<Ident>,
+    pub parameters: Option<Section<Vec<Param>>>,
+    pub coordinates: Option<Section<Vec<Ident>>>,
+    pub lets: Vec<Named>,
+    pub kinetic: Option<Section<Expr>>,
+    pub potential: Option<Section<Expr>>,
+    pub forces: Option<Section<Vec<Named>>>,
+    pub constraints: Option<Section<Vec<Constraint>>>,
+    pub speeds: Option<Section<Vec<Named>>>,
+    pub velocities: Option<Section<Velocities>>,
+    pub dependent: Option<Section<Vec<Ident>>>,
+    pub formulation: Option<Section<Ident>>,
+}

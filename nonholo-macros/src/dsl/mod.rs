@@ -1,0 +1,4 @@
+//! Stage 1: the DSL's tokens -> a typed [`ast::Model`] with spans.
+
+pub mod ast;
+pub mod parse;

@@ -1,0 +1,485 @@
+//! Parser for the `nonholonomic!` DSL. The input is split into items first (each ends at
+//! a top-level `;` or brace group) so a mistake in one item never hides the next.
+
+use super::ast::*;
+use crate::ctxt::{nearest, Ctxt};
+use crate::sym::number::Number;
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::{braced, parenthesized, token, Attribute, Ident, LitFloat, LitInt, Token, Visibility};
+
+/// Section keywords, for "did you mean" hints.
+pub const SECTIONS: &[&str] = &[
+    "parameters",
+    "coordinates",
+    "let",
+    "kinetic_energy",
+    "potential_energy",
+    "forces",
+    "constraints",
+    "speeds",
+    "velocities",
+    "dependent",
+    "formulation",
+];
+
+/// Parse the whole macro input, recording every error in `cx`.
+pub fn parse_model(input: TokenStream, cx: &Ctxt) -> Model {
+    let mut model = Model::default();
+    for item in split_items(input) {
+        let parser = |s: ParseStream| parse_item(s, &mut model, cx);
+        if let Err(e) = parser.parse2(item) {
+            cx.push(e);
+        }
+    }
+    if model.name.is_none() {
+        cx.error_help(
+            Span::call_site(),
+            "missing the model's struct declaration",
+            "start with `pub struct Name;`",
+        );
+    }
+    model
+}
+
+/// Split at top-level `;` (kept with the item) and after top-level brace groups.
+fn split_items(input: TokenStream) -> Vec<TokenStream> {
+    let mut items = Vec::new();
+    let mut cur: Vec<TokenTree> = Vec::new();
+    let mut after_hash = false;
+    for tt in input {
+        let end = match &tt {
+            TokenTree::Punct(p) if p.as_char() == ';' => true,
+            // `#[...]` groups are bracketed, never braces; a brace group ends an item.
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => !after_hash,
+            _ => false,
+        };
+        after_hash = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '#');
+        cur.push(tt);
+        if end {
+            items.push(cur.drain(..).collect());
+        }
+    }
+    if !cur.is_empty() {
+        items.push(cur.into_iter().collect());
+    }
+    items
+}
+
+fn set_once<T>(slot: &mut Option<Section<T>>, kw: &Ident, value: T, cx: &Ctxt) {
+    if let Some(prev) = slot {
+        let _ = prev.span;
+        cx.error_help(
+            kw.span(),
+            format!("duplicate section `{kw}`"),
+            format!("merge the two `{kw}` sections into one"),
+        );
+    } else {
+        *slot = Some(Section { span: kw.span(), value });
+    }
+}
+
+fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    if input.peek(Token![pub]) || input.peek(Token![struct]) {
+        let vis: Visibility = input.parse()?;
+        let kw: Token![struct] = input.parse()?;
+        let name: Ident = input.parse()?;
+        if input.peek(token::Brace) || input.peek(token::Paren) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "write `struct {name};`: its fields are generated from `parameters`\n\nhelp: declare fields in `parameters {{ .. }}`"
+                ),
+            ));
+        }
+        if input.peek(Token![<]) {
+            return Err(input.error("the model struct cannot be generic"));
+        }
+        input.parse::<Token![;]>()?;
+        if m.name.is_some() {
+            cx.error(kw.span, "only one model struct per `nonholonomic!` invocation");
+        } else {
+            m.attrs = attrs;
+            m.vis = Some(vis);
+            m.name = Some(name);
+        }
+        return Ok(());
+    }
+    if let Some(a) = attrs.first() {
+        cx.error_help(
+            a.pound_token.span,
+            "attributes and doc comments belong on the model struct",
+            "move it above `pub struct Name;`",
+        );
+    }
+    if input.peek(Token![let]) {
+        input.parse::<Token![let]>()?;
+        let name: Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        let expr = parse_expr(input, cx)?;
+        input.parse::<Token![;]>()?;
+        m.lets.push(Named { name, expr });
+        return Ok(());
+    }
+    let kw: Ident = input.parse()?;
+    match kw.to_string().as_str() {
+        "parameters" => {
+            let content;
+            braced!(content in input);
+            let mut params = Vec::new();
+            list(&content, cx, |s| {
+                let name: Ident = s.parse()?;
+                let default = if s.peek(Token![=]) {
+                    s.parse::<Token![=]>()?;
+                    Some(parse_expr(s, cx)?)
+                } else {
+                    None
+                };
+                params.push(Param { name, default });
+                Ok(())
+            });
+            set_once(&mut m.parameters, &kw, params, cx);
+        }
+        "coordinates" | "dependent" => {
+            let content;
+            braced!(content in input);
+            let mut names = Vec::new();
+            list(&content, cx, |s| {
+                names.push(s.parse::<Ident>()?);
+                Ok(())
+            });
+            if kw == "coordinates" {
+                set_once(&mut m.coordinates, &kw, names, cx);
+            } else {
+                set_once(&mut m.dependent, &kw, names, cx);
+            }
+        }
+        "kinetic_energy" | "potential_energy" => {
+            input.parse::<Token![=]>()?;
+            let e = parse_expr(input, cx)?;
+            expect_semi(input, &kw)?;
+            if kw == "kinetic_energy" {
+                set_once(&mut m.kinetic, &kw, e, cx);
+            } else {
+                set_once(&mut m.potential, &kw, e, cx);
+            }
+        }
+        "forces" => {
+            let content;
+            braced!(content in input);
+            let mut forces = Vec::new();
+            list(&content, cx, |s| {
+                let name: Ident = s.parse()?;
+                if s.peek(Token![=]) {
+                    return Err(s.error("write `coordinate: force`, with a colon"));
+                }
+                s.parse::<Token![:]>()?;
+                let expr = parse_expr(s, cx)?;
+                forces.push(Named { name, expr });
+                Ok(())
+            });
+            set_once(&mut m.forces, &kw, forces, cx);
+        }
+        "constraints" => {
+            let content;
+            braced!(content in input);
+            let mut cs = Vec::new();
+            list(&content, cx, |s| {
+                let span = s.span();
+                let lhs = parse_expr(s, cx)?;
+                if s.peek(Token![=]) && !s.peek(Token![==]) {
+                    return Err(s.error("a constraint is written `lhs == rhs` (two `=`)"));
+                }
+                s.parse::<Token![==]>()?;
+                let rhs = parse_expr(s, cx)?;
+                cs.push(Constraint { lhs, rhs, span });
+                Ok(())
+            });
+            set_once(&mut m.constraints, &kw, cs, cx);
+        }
+        "speeds" => {
+            let content;
+            braced!(content in input);
+            let mut speeds = Vec::new();
+            list(&content, cx, |s| {
+                let name: Ident = s.parse()?;
+                s.parse::<Token![=]>()?;
+                let expr = parse_expr(s, cx)?;
+                speeds.push(Named { name, expr });
+                Ok(())
+            });
+            set_once(&mut m.speeds, &kw, speeds, cx);
+        }
+        "velocities" => {
+            let pcontent;
+            parenthesized!(pcontent in input);
+            let mut params = Vec::new();
+            list(&pcontent, cx, |s| {
+                params.push(s.parse::<Ident>()?);
+                Ok(())
+            });
+            let content;
+            braced!(content in input);
+            let mut defs = Vec::new();
+            list(&content, cx, |s| {
+                let dot: Ident = s.parse()?;
+                if dot != "dot" {
+                    return Err(syn::Error::new(
+                        dot.span(),
+                        format!("expected `dot(coordinate) = ...`, found `{dot}`"),
+                    ));
+                }
+                let inner;
+                parenthesized!(inner in s);
+                let q: Ident = inner.parse()?;
+                s.parse::<Token![=]>()?;
+                let expr = parse_expr(s, cx)?;
+                defs.push((q, expr));
+                Ok(())
+            });
+            set_once(
+                &mut m.velocities,
+                &kw,
+                Velocities { span: kw.span(), params, defs },
+                cx,
+            );
+        }
+        "formulation" => {
+            input.parse::<Token![=]>()?;
+            let f: Ident = input.parse()?;
+            expect_semi(input, &kw)?;
+            set_once(&mut m.formulation, &kw, f, cx);
+        }
+        other => {
+            let msg = format!("unknown section `{other}`");
+            let err = match nearest(other, SECTIONS.iter().copied()) {
+                Some(s) => format!("{msg}\n\nhelp: did you mean `{s}`?"),
+                None => format!("{msg}\n\nhelp: the sections are {}", SECTIONS.join(", ")),
+            };
+            return Err(syn::Error::new(kw.span(), err));
+        }
+    }
+    if !input.is_empty() {
+        return Err(input.error(format!("unexpected tokens after section `{kw}`")));
+    }
+    Ok(())
+}
+
+fn expect_semi(input: ParseStream, kw: &Ident) -> syn::Result<()> {
+    if input.peek(Token![;]) {
+        input.parse::<Token![;]>()?;
+        Ok(())
+    } else if input.is_empty() {
+        Err(syn::Error::new(kw.span(), format!("`{kw} = ...` must end with `;`")))
+    } else {
+        Err(input.error("expected an operator or `;`"))
+    }
+}
+
+/// Parse `entry (sep entry)* sep?` with `sep` = `,` or `;`, recording an error per bad
+/// entry and skipping to the next separator.
+fn list(s: ParseStream, cx: &Ctxt, mut entry: impl FnMut(ParseStream) -> syn::Result<()>) {
+    while !s.is_empty() {
+        match entry(s) {
+            Ok(()) => {
+                if s.is_empty() {
+                    break;
+                }
+                if s.peek(Token![,]) {
+                    let _ = s.parse::<Token![,]>();
+                } else if s.peek(Token![;]) {
+                    let _ = s.parse::<Token![;]>();
+                } else {
+                    cx.push(s.error("expected `,` or `;` between entries"));
+                    skip_entry(s);
+                }
+            }
+            Err(e) => {
+                cx.push(e);
+                skip_entry(s);
+            }
+        }
+    }
+}
+
+fn skip_entry(s: ParseStream) {
+    let _ = s.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tt, next)) = rest.token_tree() {
+            rest = next;
+            if let TokenTree::Punct(p) = &tt {
+                if p.as_char() == ';' || p.as_char() == ',' {
+                    break;
+                }
+            }
+        }
+        Ok(((), rest))
+    });
+}
+
+// ------------------------------------------------------------------ expressions
+
+/// Parse an expression of the DSL (precedence climbing, Rust's precedences).
+pub fn parse_expr(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
+    binary(input, 0, cx)
+}
+
+fn binary(input: ParseStream, min_prec: u8, cx: &Ctxt) -> syn::Result<Expr> {
+    let mut lhs = unary(input, cx)?;
+    loop {
+        if input.peek(Token![^]) {
+            let caret: Token![^] = input.parse()?;
+            cx.error_help(
+                caret.span,
+                "`^` is not a power: in Rust it is XOR, and it binds more loosely than `+`",
+                "write `x.powi(2)` for an integer power or `x.powf(y)` for a real one",
+            );
+            let rhs = unary(input, cx)?;
+            lhs = Expr::Method {
+                recv: Box::new(lhs),
+                func: Ident::new("powf", caret.span),
+                args: vec![rhs],
+            };
+            continue;
+        }
+        let (op, prec) = if input.peek(Token![+]) {
+            (BinOp::Add, 1)
+        } else if input.peek(Token![-]) && !input.peek(Token![->]) {
+            (BinOp::Sub, 1)
+        } else if input.peek(Token![*]) {
+            (BinOp::Mul, 2)
+        } else if input.peek(Token![/]) {
+            (BinOp::Div, 2)
+        } else {
+            break;
+        };
+        if prec < min_prec {
+            break;
+        }
+        let span = input.span();
+        match op {
+            BinOp::Add => drop(input.parse::<Token![+]>()?),
+            BinOp::Sub => drop(input.parse::<Token![-]>()?),
+            BinOp::Mul => drop(input.parse::<Token![*]>()?),
+            BinOp::Div => drop(input.parse::<Token![/]>()?),
+        }
+        if op == BinOp::Mul && input.peek(Token![*]) {
+            cx.error_help(
+                input.span(),
+                "`**` is not a power in Rust",
+                "write `x.powi(2)` for an integer power or `x.powf(y)` for a real one",
+            );
+            input.parse::<Token![*]>()?;
+            let rhs = unary(input, cx)?;
+            lhs = Expr::Method {
+                recv: Box::new(lhs),
+                func: Ident::new("powf", span),
+                args: vec![rhs],
+            };
+            continue;
+        }
+        let rhs = binary(input, prec + 1, cx)?;
+        lhs = Expr::Bin { op, lhs: Box::new(lhs), rhs: Box::new(rhs), span };
+    }
+    Ok(lhs)
+}
+
+fn unary(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
+    if input.peek(Token![-]) {
+        let span = input.span();
+        input.parse::<Token![-]>()?;
+        let e = unary(input, cx)?;
+        return Ok(Expr::Neg { expr: Box::new(e), span });
+    }
+    if input.peek(Token![+]) {
+        input.parse::<Token![+]>()?;
+        return unary(input, cx);
+    }
+    let e = primary(input, cx)?;
+    postfix(input, e, cx)
+}
+
+fn postfix(input: ParseStream, mut e: Expr, cx: &Ctxt) -> syn::Result<Expr> {
+    while input.peek(Token![.]) && !input.peek(Token![..]) {
+        input.parse::<Token![.]>()?;
+        let func: Ident = input.parse()?;
+        let args = if input.peek(token::Paren) {
+            call_args(input, cx)?
+        } else {
+            return Err(syn::Error::new(
+                func.span(),
+                format!("expected a method call `.{func}(..)`; fields are not expressions"),
+            ));
+        };
+        e = Expr::Method { recv: Box::new(e), func, args };
+    }
+    Ok(e)
+}
+
+fn call_args(input: ParseStream, cx: &Ctxt) -> syn::Result<Vec<Expr>> {
+    let content;
+    parenthesized!(content in input);
+    let mut args = Vec::new();
+    while !content.is_empty() {
+        args.push(parse_expr(&content, cx)?);
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(args)
+}
+
+fn primary(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
+    if input.peek(LitFloat) {
+        let lit: LitFloat = input.parse()?;
+        return lit_number(lit.base10_digits(), lit.suffix(), lit.span());
+    }
+    if input.peek(LitInt) {
+        let lit: LitInt = input.parse()?;
+        return lit_number(lit.base10_digits(), lit.suffix(), lit.span());
+    }
+    if input.peek(token::Paren) {
+        let content;
+        parenthesized!(content in input);
+        let e = parse_expr(&content, cx)?;
+        if !content.is_empty() {
+            return Err(content.error("expected `)`"));
+        }
+        return Ok(e);
+    }
+    if input.peek(Ident) {
+        let id: Ident = input.parse()?;
+        if input.peek(Token![::]) {
+            return Err(syn::Error::new(
+                id.span(),
+                "paths are not expressions of the DSL\n\nhelp: write functions as `sin(x)` or `x.sin()`",
+            ));
+        }
+        if input.peek(token::Paren) {
+            let span = id.span();
+            let args = call_args(input, cx)?;
+            if id == "dot" {
+                if args.len() != 1 {
+                    return Err(syn::Error::new(span, "`dot` takes one coordinate: `dot(x)`"));
+                }
+                let arg = args.into_iter().next().map(Box::new).unwrap_or_else(|| Box::new(Expr::Error(span)));
+                return Ok(Expr::Dot { arg, span });
+            }
+            return Ok(Expr::Call { func: id, args });
+        }
+        return Ok(Expr::Ident(id));
+    }
+    Err(input.error("expected an expression"))
+}
+
+fn lit_number(digits: &str, suffix: &str, span: Span) -> syn::Result<Expr> {
+    if !(suffix.is_empty() || suffix == "f64" || suffix == "f32") {
+        return Err(syn::Error::new(span, format!("numbers are f64; remove the suffix `{suffix}`")));
+    }
+    match Number::parse_decimal(digits) {
+        Some(value) => Ok(Expr::Lit { value, span }),
+        None => Err(syn::Error::new(span, "cannot read this number")),
+    }
+}

@@ -1,0 +1,485 @@
+//! Stage 5: symbolic results -> straight-line Rust. Shared subexpressions (nodes of the
+//! hash-consed DAG used more than once) become `let`s; everything else is inlined.
+//! Generated code uses absolute paths (`::nonholo::...`) and never allocates on success.
+
+use crate::check::Checked;
+use crate::mechanics::{Derived, SpeedsFromQdot};
+use crate::sym::lower::Symbols;
+use crate::sym::{Func, Func2, Graph, Id, Node, Number};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// How each symbol is read in a generated function.
+type Bindings = HashMap<u32, TokenStream>;
+
+/// Straight-line code computing `outputs`: (let statements, one expression per output).
+fn block(g: &Graph, outputs: &[Id], bind: &Bindings, prefix: &str) -> (TokenStream, Vec<TokenStream>) {
+    // Count parents of every node reachable from the outputs.
+    let mut uses: HashMap<Id, u32> = HashMap::new();
+    let mut order: Vec<Id> = Vec::new();
+    let mut seen: HashMap<Id, ()> = HashMap::new();
+    for o in outputs {
+        *uses.entry(*o).or_insert(0) += 1;
+        visit(g, *o, &mut uses, &mut seen, &mut order);
+    }
+    let mut names: HashMap<Id, TokenStream> = HashMap::new();
+    let mut lets = TokenStream::new();
+    let mut k = 0usize;
+    for id in order {
+        let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
+        let leaf = matches!(g.node(id), Node::Num(_) | Node::Sym(_));
+        if shared && !leaf {
+            let e = render(g, id, bind, &names);
+            let name = format_ident!("__{}{}", prefix, k);
+            k += 1;
+            lets.extend(quote! { let #name: f64 = #e; });
+            names.insert(id, quote! { #name });
+        }
+    }
+    let outs = outputs.iter().map(|o| render(g, *o, bind, &names)).collect();
+    (lets, outs)
+}
+
+fn visit(g: &Graph, id: Id, uses: &mut HashMap<Id, u32>, seen: &mut HashMap<Id, ()>, order: &mut Vec<Id>) {
+    if seen.insert(id, ()).is_some() {
+        return;
+    }
+    let children: Vec<Id> = match g.node(id) {
+        Node::Num(_) | Node::Sym(_) => vec![],
+        Node::Add(_, ts) => ts.iter().map(|(_, t)| *t).collect(),
+        Node::Mul(fs) => fs.iter().map(|(b, _)| *b).collect(),
+        Node::Fn(_, a) => vec![*a],
+        Node::Fn2(_, a, b) => vec![*a, *b],
+    };
+    for c in children {
+        *uses.entry(c).or_insert(0) += 1;
+        visit(g, c, uses, seen, order);
+    }
+    order.push(id);
+}
+
+fn lit(x: Number) -> TokenStream {
+    let v = x.to_f64();
+    if v.is_nan() {
+        quote! { ::core::f64::NAN }
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote! { ::core::f64::INFINITY }
+        } else {
+            quote! { ::core::f64::NEG_INFINITY }
+        }
+    } else {
+        let l = Literal::f64_suffixed(v.abs());
+        if v < 0.0 {
+            quote! { (-#l) }
+        } else {
+            quote! { #l }
+        }
+    }
+}
+
+fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) -> TokenStream {
+    if let Some(n) = names.get(&id) {
+        return n.clone();
+    }
+    match g.node(id) {
+        Node::Num(n) => lit(*n),
+        Node::Sym(s) => bind.get(s).cloned().unwrap_or_else(|| quote! { ::core::f64::NAN }),
+        Node::Add(c, ts) => {
+            let mut out = TokenStream::new();
+            let mut first = true;
+            for (k, t) in ts.iter() {
+                let e = render(g, *t, bind, names);
+                let neg = k.is_negative();
+                let ak = if neg { k.neg() } else { *k };
+                let term = if ak.is_one() {
+                    e
+                } else {
+                    let l = lit(ak);
+                    quote! { #l * #e }
+                };
+                if first {
+                    out.extend(if neg { quote! { -#term } } else { term });
+                } else if neg {
+                    out.extend(quote! { - #term });
+                } else {
+                    out.extend(quote! { + #term });
+                }
+                first = false;
+            }
+            if !c.is_zero() {
+                let neg = c.is_negative();
+                let l = lit(if neg { c.neg() } else { *c });
+                out.extend(if neg { quote! { - #l } } else { quote! { + #l } });
+            }
+            quote! { (#out) }
+        }
+        Node::Mul(fs) => {
+            let pow = |b: Id, e: i32| -> TokenStream {
+                let base = render(g, b, bind, names);
+                match e {
+                    1 => base,
+                    2 => quote! { (#base * #base) },
+                    _ => {
+                        let e = Literal::i32_unsuffixed(e);
+                        quote! { #base.powi(#e) }
+                    }
+                }
+            };
+            let num: Vec<TokenStream> = fs.iter().filter(|(_, e)| *e > 0).map(|(b, e)| pow(*b, *e)).collect();
+            let den: Vec<TokenStream> = fs.iter().filter(|(_, e)| *e < 0).map(|(b, e)| pow(*b, -*e)).collect();
+            let num = if num.is_empty() { quote! { 1.0f64 } } else { quote! { #(#num)*** } };
+            if den.is_empty() {
+                quote! { (#num) }
+            } else {
+                quote! { (#num / (#(#den)***)) }
+            }
+        }
+        Node::Fn(f, a) => {
+            let a = render(g, *a, bind, names);
+            if *f == Func::Sign {
+                return quote! { ::nonholo::__private::signum0(#a) };
+            }
+            let m = Ident::new(f.name(), Span::call_site());
+            quote! { (#a).#m() }
+        }
+        Node::Fn2(f, a, b) => {
+            let a = render(g, *a, bind, names);
+            let b = render(g, *b, bind, names);
+            match f {
+                Func2::Atan2 => quote! { (#a).atan2(#b) },
+                Func2::Powf => quote! { (#a).powf(#b) },
+            }
+        }
+    }
+}
+
+fn ident_for(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// Bindings of parameters (to locals of the same name), t, and the given symbol groups.
+fn param_bindings(m: &Checked, syms: &Symbols) -> (Bindings, TokenStream) {
+    let mut b = Bindings::new();
+    b.insert(syms.t, quote! { t });
+    let mut lets = TokenStream::new();
+    for ((p, _), s) in m.params.iter().zip(&syms.params) {
+        b.insert(*s, quote! { #p });
+        lets.extend(quote! { let #p: f64 = self.#p; });
+    }
+    (b, lets)
+}
+
+fn bind_array(b: &mut Bindings, syms: &[u32], arr: &Ident) {
+    for (i, s) in syms.iter().enumerate() {
+        let i = Literal::usize_unsuffixed(i);
+        b.insert(*s, quote! { #arr[#i] });
+    }
+}
+
+fn lit_usize(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+/// The struct, its constructors and the `Model` impl.
+pub fn emit(m: &Checked, g: &Graph, syms: &Symbols, d: &Derived, defaults: &[Option<Number>]) -> TokenStream {
+    let name = &m.name;
+    let nq = syms.q.len();
+    let nz = syms.z.len();
+    let nc = d.constraints.len();
+    let dim = nq + nz;
+    let (nq_l, nz_l, nc_l, dim_l) = (lit_usize(nq), lit_usize(nz), lit_usize(nc), lit_usize(dim));
+    let header = emit_struct(m, defaults);
+
+    let coord_names: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
+    let speed_names = &d.speed_names;
+    let param_names: Vec<String> = m.params.iter().map(|(p, _)| p.to_string()).collect();
+    let constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
+    let equations = &d.equations;
+    let param_fields: Vec<&syn::Ident> = m.params.iter().map(|(p, _)| p).collect();
+
+    let (base, plets) = param_bindings(m, syms);
+    let s_arr = ident_for("__s");
+    let q_arr = ident_for("__q");
+    let z_arr = ident_for("__z");
+    let qd_arr = ident_for("__qd");
+
+    // rhs: state [q, z]
+    let mut b_state = base.clone();
+    for (i, s) in syms.q.iter().enumerate() {
+        let i = lit_usize(i);
+        b_state.insert(*s, quote! { #s_arr[#i] });
+    }
+    for (i, s) in syms.z.iter().enumerate() {
+        let i = lit_usize(nq + i);
+        b_state.insert(*s, quote! { #s_arr[#i] });
+    }
+    let diagonal = (0..nz).all(|a| (0..nz).all(|b| a == b || g.is_zero(d.mass_matrix_g[a][b])));
+    let mut outs: Vec<Id> = d.qdot.clone();
+    outs.extend(d.forcing.iter().copied());
+    if diagonal {
+        outs.extend((0..nz).map(|a| d.mass_matrix_g[a][a]));
+    } else {
+        for a in 0..nz {
+            for b in 0..nz {
+                outs.push(d.mass_matrix_g[a][b]);
+            }
+        }
+    }
+    let (rhs_lets, rhs_out) = block(g, &outs, &b_state, "r");
+    let qdot_assign = (0..nq).map(|i| {
+        let e = &rhs_out[i];
+        let i = lit_usize(i);
+        quote! { __d[#i] = #e; }
+    });
+    let forcing = &rhs_out[nq..nq + nz];
+    let solve = if diagonal {
+        let assigns = (0..nz).map(|a| {
+            let ga = &rhs_out[nq + nz + a];
+            let fa = &forcing[a];
+            let i = lit_usize(nq + a);
+            quote! {
+                let __ga: f64 = #ga;
+                if !(__ga > 0.0) {
+                    return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+                }
+                __d[#i] = #fa / __ga;
+            }
+        });
+        quote! { #(#assigns)* }
+    } else {
+        let rows = (0..nz).map(|a| {
+            let cols = (0..nz).map(|b| &rhs_out[nq + nz + a * nz + b]);
+            quote! { [#(#cols),*] }
+        });
+        let assigns = (0..nz).map(|a| {
+            let i = lit_usize(nq + a);
+            let a = lit_usize(a);
+            quote! { __d[#i] = __zd[#a]; }
+        });
+        quote! {
+            let __g: [[f64; #nz_l]; #nz_l] = [#(#rows),*];
+            let __f: [f64; #nz_l] = [#(#forcing),*];
+            let ::core::option::Option::Some(__zd) = ::nonholo::linalg::solve_spd(&__g, &__f) else {
+                return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+            };
+            #(#assigns)*
+        }
+    };
+
+    // qdot(t, q, z)
+    let mut b_qz = base.clone();
+    bind_array(&mut b_qz, &syms.q, &q_arr);
+    bind_array(&mut b_qz, &syms.z, &z_arr);
+    let (qdot_lets, qdot_out) = block(g, &d.qdot, &b_qz, "v");
+    let (energy_lets, energy_out) = block(g, &[d.energy], &b_state, "e");
+    let energy_out = &energy_out[0];
+
+    // constraint residual and state_from_qdot: q, qd
+    let mut b_qqd = base.clone();
+    bind_array(&mut b_qqd, &syms.q, &q_arr);
+    bind_array(&mut b_qqd, &syms.qd, &qd_arr);
+    let (c_lets, c_out) = block(g, &d.constraints, &b_qqd, "c");
+    let c_assign = c_out.iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __r[#i] = #e; }
+    });
+
+    let from_qdot = match &d.speeds_from_qdot {
+        SpeedsFromQdot::Explicit(zs) => {
+            let (zl, zo) = block(g, zs, &b_qqd, "z");
+            let assigns = zo.iter().enumerate().map(|(i, e)| {
+                let i = lit_usize(nq + i);
+                quote! { __out[#i] = #e; }
+            });
+            quote! { #zl #(#assigns)* }
+        }
+        SpeedsFromQdot::Parametric { linear } => {
+            let mut outs = d.qdot.clone();
+            for row in &d.psi_z {
+                outs.extend(row.iter().copied());
+            }
+            for row in &d.mass_matrix_a {
+                outs.extend(row.iter().copied());
+            }
+            let (pl, po) = block(g, &outs, &b_qz, "p");
+            let psi = &po[..nq];
+            let psi_z_rows = (0..nq).map(|i| {
+                let cols = &po[nq + i * nz..nq + (i + 1) * nz];
+                quote! { [#(#cols),*] }
+            });
+            let a_rows = (0..nq).map(|i| {
+                let cols = &po[nq + nq * nz + i * nq..nq + nq * nz + (i + 1) * nq];
+                quote! { [#(#cols),*] }
+            });
+            quote! {
+                let __eval = |__z: &[f64; #nz_l]| -> ([f64; #nq_l], [[f64; #nz_l]; #nq_l], [[f64; #nq_l]; #nq_l]) {
+                    #pl
+                    ([#(#psi),*], [#(#psi_z_rows),*], [#(#a_rows),*])
+                };
+                let ::core::option::Option::Some(__zs) = ::nonholo::__private::gauss_newton(__eval, __qd, #linear) else {
+                    return ::core::result::Result::Err(::nonholo::Error::NoSpeeds {
+                        reason: "Gauss-Newton on psi(q, z, t) = dot(q) did not converge",
+                        t,
+                        state: ::nonholo::__private::concat(q, qdot),
+                    });
+                };
+                for (__i, __v) in __zs.iter().enumerate() {
+                    __out[#nq_l + __i] = *__v;
+                }
+            }
+        }
+    };
+
+    quote! {
+        #header
+
+        #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl ::nonholo::Model for #name {
+            const COORDINATES: &'static [&'static str] = &[#(#coord_names),*];
+            const SPEEDS: &'static [&'static str] = &[#(#speed_names),*];
+            const PARAMETERS: &'static [&'static str] = &[#(#param_names),*];
+            const CONSTRAINTS: &'static [&'static str] = &[#(#constraint_texts),*];
+            const NQ: usize = #nq_l;
+            const NZ: usize = #nz_l;
+            const NC: usize = #nc_l;
+            const DIM: usize = #dim_l;
+            const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::GibbsAppell;
+            const EQUATIONS: &'static str = #equations;
+            type State = [f64; #dim_l];
+            const ZERO_STATE: Self::State = [0.0; #dim_l];
+
+            fn parameters(&self) -> ::nonholo::__private::Vec<f64> {
+                ::nonholo::__private::to_vec(&[#(self.#param_fields),*])
+            }
+
+            fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let #s_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __d: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
+                #plets
+                #rhs_lets
+                #(#qdot_assign)*
+                #solve
+                if !__d.iter().all(|__v| __v.is_finite()) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let #q_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let #z_arr: &[f64; #nz_l] = ::nonholo::__private::as_array(z, "z")?;
+                let __v: &mut [f64; #nq_l] = ::nonholo::__private::as_array_mut(qdot, "qdot")?;
+                #plets
+                #qdot_lets
+                *__v = [#(#qdot_out),*];
+                ::core::result::Result::Ok(())
+            }
+
+            fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
+                let #q_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let #qd_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let mut __res = [0.0f64; #nc_l];
+                self.constraint_residual(t, q, qdot, &mut __res)?;
+                let __scale = 1.0 + __qd.iter().fold(0.0f64, |__a, __v| __a.max(__v.abs()));
+                for (__i, __r) in __res.iter().enumerate() {
+                    if !(__r.abs() <= 1e-8 * __scale) {
+                        return ::core::result::Result::Err(::nonholo::Error::ConstraintViolated {
+                            index: __i,
+                            constraint: <Self as ::nonholo::Model>::CONSTRAINTS[__i],
+                            residual: *__r,
+                            t,
+                            state: ::nonholo::__private::concat(q, qdot),
+                        });
+                    }
+                }
+                #plets
+                let mut __out = [0.0f64; #dim_l];
+                __out[..#nq_l].copy_from_slice(__q);
+                #from_qdot
+                ::core::result::Result::Ok(__out)
+            }
+
+            fn energy(&self, t: f64, state: &[f64]) -> ::core::result::Result<f64, ::nonholo::Error> {
+                let #s_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets
+                #energy_lets
+                ::core::result::Result::Ok(#energy_out)
+            }
+
+            fn constraint_residual(&self, t: f64, q: &[f64], qdot: &[f64], residual: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let #q_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let #qd_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let __r: &mut [f64; #nc_l] = ::nonholo::__private::as_array_mut(residual, "residual")?;
+                #plets
+                #c_lets
+                #(#c_assign)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// The struct with one `pub f64` field per parameter, `new`, `with_*` setters and
+/// `Default` when every parameter has a default.
+pub fn emit_struct(m: &Checked, defaults: &[Option<Number>]) -> TokenStream {
+    let name = &m.name;
+    let vis = &m.vis;
+    let attrs = &m.attrs;
+    let fields = m.params.iter().map(|(p, _)| {
+        let doc = format!("Parameter `{p}`.");
+        quote! { #[doc = #doc] pub #p: f64 }
+    });
+    let required: Vec<&syn::Ident> = m.params.iter().zip(defaults).filter(|(_, d)| d.is_none()).map(|((p, _), _)| p).collect();
+    let inits = m.params.iter().zip(defaults).map(|((p, _), d)| match d {
+        None => quote! { #p },
+        Some(v) => {
+            let l = lit(*v);
+            quote! { #p: #l }
+        }
+    });
+    let defaults_doc: Vec<String> = m
+        .params
+        .iter()
+        .zip(defaults)
+        .filter_map(|((p, _), d)| d.map(|v| format!("`{p} = {}`", v.to_f64())))
+        .collect();
+    let new_doc = if defaults_doc.is_empty() {
+        "Creates the model from its parameters.".to_string()
+    } else {
+        format!("Creates the model; defaults: {}.", defaults_doc.join(", "))
+    };
+    let setters = m.params.iter().map(|(p, _)| {
+        let f = format_ident!("with_{}", p);
+        let doc = format!("Returns the model with parameter `{p}` set.");
+        quote! {
+            #[doc = #doc]
+            #[must_use]
+            pub fn #f(mut self, #p: f64) -> Self { self.#p = #p; self }
+        }
+    });
+    let default_impl = if required.is_empty() {
+        quote! {
+            impl ::core::default::Default for #name {
+                fn default() -> Self { Self::new() }
+            }
+        }
+    } else {
+        quote! {}
+    };
+    quote! {
+        #(#attrs)*
+        #[allow(non_snake_case)]
+        #vis struct #name { #(#fields),* }
+
+        #[allow(non_snake_case, clippy::too_many_arguments, clippy::new_without_default)]
+        impl #name {
+            #[doc = #new_doc]
+            pub fn new(#(#required: f64),*) -> Self { Self { #(#inits),* } }
+            #(#setters)*
+        }
+
+        #default_impl
+    }
+}

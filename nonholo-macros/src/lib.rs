@@ -1,0 +1,22 @@
+//! The `nonholonomic!` macro: tokens -> [`dsl`] -> [`check`] -> [`sym`] -> [`mechanics`]
+//! -> [`emit`]. Data flows one way; every stage records errors in a shared [`ctxt::Ctxt`]
+//! so that all mistakes are reported at once, each on the user's span.
+
+mod check;
+mod ctxt;
+mod dsl;
+mod emit;
+mod expand;
+mod mechanics;
+mod sym;
+
+/// Derive the equations of motion of a nonholonomic system at compile time.
+///
+/// See the `nonholo` crate for the DSL and the generated API.
+#[proc_macro]
+pub fn nonholonomic(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand::expand(input.into()).into()
+}
+
+#[cfg(test)]
+mod expand_tests;

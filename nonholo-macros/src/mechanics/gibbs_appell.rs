@@ -1,0 +1,136 @@
+//! Gibbs–Appell in Benenti's explicit form (eqs. 6.3 and 7.1), generalized to the
+//! rheonomic setting of Talamucci (T with A(q,t), b(q,t), c(q,t); constraints with
+//! beta(q,t); speeds with psi(q,t)):
+//!
+//! ```text
+//! dq/dt = psi(q, z, t)
+//! G dz/dt = psi_z^T ( F - h - A (psi_q psi + psi_t) ),   G = psi_z^T A psi_z
+//! ```
+//!
+//! evaluated at `dot(q) = psi`. Benenti's (6.1) drops the term `g_ij psi^i_h psi^h
+//! psi^j_alpha` of the acceleration energy (it vanishes in all of his section 9); the
+//! `A psi_q psi` term here keeps it, as the Gibbs function requires.
+
+use super::lagrangian::LagrangeTerms;
+use super::velocities::Kinematics;
+use super::Derived;
+use crate::sym::lower::Lowered;
+use crate::sym::Id;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, name: &str, coords: &[String]) -> Derived {
+    let g = &mut low.graph;
+    let s = &low.syms;
+    let n = s.q.len();
+    let m = s.z.len();
+    let psi = kin.psi;
+    let at_psi: HashMap<u32, Id> = s.qd.iter().copied().zip(psi.iter().copied()).collect();
+
+    // psi_z (n x m) and the velocity-independent part of the acceleration,
+    // a0 = psi_q psi + psi_t (Benenti's a_0 of eq. 3.5, plus the rheonomic psi_t).
+    let psi_z: Vec<Vec<Id>> = psi.iter().map(|p| s.z.iter().map(|z| g.diff(*p, *z)).collect()).collect();
+    let a0: Vec<Id> = psi
+        .iter()
+        .map(|p| {
+            let mut parts = Vec::with_capacity(n + 1);
+            for (j, qj) in s.q.iter().enumerate() {
+                let d = g.diff(*p, *qj);
+                parts.push(g.mul(d, psi[j]));
+            }
+            parts.push(g.diff(*p, s.t));
+            g.add_all(&parts)
+        })
+        .collect();
+    let a = &lt.mass_matrix_a;
+    // w = F - h - A a0 at qd = psi.
+    let h_psi = g.subst_many(&lt.h, &at_psi);
+    let f_psi = g.subst_many(&low.forces, &at_psi);
+    let w: Vec<Id> = (0..n)
+        .map(|i| {
+            let mut parts = Vec::with_capacity(n + 2);
+            parts.push(f_psi[i]);
+            parts.push(g.neg(h_psi[i]));
+            for j in 0..n {
+                let t = g.mul(a[i][j], a0[j]);
+                parts.push(g.neg(t));
+            }
+            g.add_all(&parts)
+        })
+        .collect();
+    // A psi_z (n x m), then G = psi_z^T (A psi_z).
+    let a_psi_z: Vec<Vec<Id>> = (0..n)
+        .map(|i| {
+            (0..m)
+                .map(|b| {
+                    let parts: Vec<Id> = (0..n).map(|j| g.mul(a[i][j], psi_z[j][b])).collect();
+                    g.add_all(&parts)
+                })
+                .collect()
+        })
+        .collect();
+    let mut mass_matrix_g = vec![Vec::with_capacity(m); m];
+    for al in 0..m {
+        for be in 0..m {
+            let e = if be < al {
+                mass_matrix_g[be][al]
+            } else {
+                let parts: Vec<Id> = (0..n).map(|i| g.mul(psi_z[i][al], a_psi_z[i][be])).collect();
+                g.add_all(&parts)
+            };
+            mass_matrix_g[al].push(e);
+        }
+    }
+    let forcing: Vec<Id> = (0..m)
+        .map(|al| {
+            let parts: Vec<Id> = (0..n).map(|i| g.mul(psi_z[i][al], w[i])).collect();
+            g.add_all(&parts)
+        })
+        .collect();
+    // Energy: qd . p - T + V at qd = psi.
+    let mut parts = Vec::with_capacity(n + 2);
+    for i in 0..n {
+        let qd = g.sym(s.qd[i]);
+        parts.push(g.mul(qd, lt.momenta[i]));
+    }
+    let kin_neg = g.neg(low.kinetic);
+    parts.push(kin_neg);
+    parts.push(low.potential);
+    let e = g.add_all(&parts);
+    let energy = g.subst(e, &at_psi);
+
+    let mut text = String::new();
+    let _ = writeln!(text, "{name}: Gibbs–Appell equations (Benenti's first method, eqs. 6.3/7.1, rheonomic form)");
+    let _ = writeln!(text, "coordinates q = ({})", coords.join(", "));
+    let _ = writeln!(text, "speeds      z = ({})", kin.speed_names.join(", "));
+    let _ = writeln!(text, "\ndq/dt = psi(q, z, t):");
+    for (i, p) in psi.iter().enumerate() {
+        let _ = writeln!(text, "  dot({}) = {}", coords[i], g.display(*p));
+    }
+    let _ = writeln!(text, "\nG = psi_z^T A psi_z:");
+    for al in 0..m {
+        for be in al..m {
+            if !g.is_zero(mass_matrix_g[al][be]) {
+                let _ = writeln!(text, "  G[{},{}] = {}", kin.speed_names[al], kin.speed_names[be], g.display(mass_matrix_g[al][be]));
+            }
+        }
+    }
+    let _ = writeln!(text, "\nG dz/dt = psi_z^T (F - h - A (psi_q psi + psi_t)):");
+    for al in 0..m {
+        let _ = writeln!(text, "  [{}] {}", kin.speed_names[al], g.display(forcing[al]));
+    }
+    let _ = writeln!(text, "\nenergy = {}", g.display(energy));
+
+    Derived {
+        qdot: psi,
+        psi_z,
+        mass_matrix_a: lt.mass_matrix_a.clone(),
+        mass_matrix_g,
+        forcing,
+        energy,
+        constraints: low.constraints.clone(),
+        speeds_from_qdot: kin.inverse,
+        speed_names: kin.speed_names,
+        equations: text,
+    }
+}

@@ -1,0 +1,48 @@
+//! Stage 4: derivations of the equations of motion, pure functions over symbolic
+//! matrices. `velocities` turns the user's parametrization into `dot(q) = psi(q, z, t)`;
+//! `lagrangian` extracts A, the momenta and the free Lagrange terms h; each formulation
+//! module assembles its equations from them.
+
+pub mod gibbs_appell;
+pub mod lagrangian;
+pub mod velocities;
+
+use crate::sym::{Graph, Id};
+
+/// How `state_from_qdot` recovers the speeds from velocities.
+pub enum SpeedsFromQdot {
+    /// `z = S(q, dot(q), t)` in closed form.
+    Explicit(Vec<Id>),
+    /// Benenti's parametric form: solve `psi(q, z, t) = dot(q)` for z by Gauss–Newton
+    /// in the kinetic-energy metric (one step when psi is linear in z).
+    Parametric { linear: bool },
+}
+
+/// Everything code generation needs, for any formulation.
+pub struct Derived {
+    /// `dot(q) = psi(q, z, t)`.
+    pub qdot: Vec<Id>,
+    /// `d psi / d z` (n x m), for the parametric inverse.
+    pub psi_z: Vec<Vec<Id>>,
+    /// Kinetic-energy matrix A(q, t) (n x n).
+    pub mass_matrix_a: Vec<Vec<Id>>,
+    /// `G = psi_z^T A psi_z` (m x m), in q, z, t.
+    pub mass_matrix_g: Vec<Vec<Id>>,
+    /// Right-hand side of `G dz/dt = forcing`.
+    pub forcing: Vec<Id>,
+    /// Legendre transform of L at `dot(q) = psi`.
+    pub energy: Id,
+    /// Constraint residuals in q, dot(q), t.
+    pub constraints: Vec<Id>,
+    pub speeds_from_qdot: SpeedsFromQdot,
+    /// Names of the speeds (user names, or `dot(q)` for independent velocities).
+    pub speed_names: Vec<String>,
+    /// Readable derived equations.
+    pub equations: String,
+}
+
+/// `rows x cols` matrix of zeros.
+pub fn zeros(g: &mut Graph, rows: usize, cols: usize) -> Vec<Vec<Id>> {
+    let z = g.zero();
+    vec![vec![z; cols]; rows]
+}

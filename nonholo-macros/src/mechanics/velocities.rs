@@ -1,0 +1,325 @@
+//! The parametrization of the admissible velocities, `dot(q) = psi(q, z, t)`
+//! (Benenti's eq. 2.1; Talamucci's eq. 13 `dot(q) = Gamma (eta - psi) - Theta beta`).
+
+use super::SpeedsFromQdot;
+use crate::check::{Checked, Parametrization};
+use crate::ctxt::Ctxt;
+use crate::sym::linsolve::{probably_zero, solve};
+use crate::sym::lower::Lowered;
+use crate::sym::{Graph, Id};
+use std::collections::HashMap;
+
+pub struct Kinematics {
+    /// `psi(q, z, t)`, one per coordinate.
+    pub psi: Vec<Id>,
+    pub inverse: SpeedsFromQdot,
+    pub speed_names: Vec<String>,
+}
+
+/// Whether `e` is affine in the velocity symbols `qd` (all second derivatives vanish).
+fn affine_in(g: &mut Graph, e: Id, qd: &[u32]) -> bool {
+    for (i, a) in qd.iter().enumerate() {
+        let d = g.diff(e, *a);
+        for b in &qd[i..] {
+            let dd = g.diff(d, *b);
+            if !probably_zero(g, dd) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// `(coefficients dE/d qd, E at qd = 0)` of an affine expression.
+fn affine_parts(g: &mut Graph, e: Id, qd: &[u32]) -> (Vec<Id>, Id) {
+    let coeffs = qd.iter().map(|v| g.diff(e, *v)).collect();
+    let zero = g.zero();
+    let map: HashMap<u32, Id> = qd.iter().map(|v| (*v, zero)).collect();
+    (coeffs, g.subst(e, &map))
+}
+
+pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematics> {
+    let n = low.syms.q.len();
+    let qd = low.syms.qd.clone();
+    match &m.parametrization {
+        Parametrization::Speeds(_) => {
+            let defs = low.speed_defs.clone().unwrap_or_default();
+            let g = &mut low.graph;
+            let mut ok = true;
+            for (k, d) in defs.iter().enumerate() {
+                if !affine_in(g, *d, &qd) {
+                    cx.error_help(
+                        m.speeds[k].span(),
+                        format!("speed `{}` is not linear in the velocities", m.speeds[k]),
+                        "quasi-velocities are z = Z(q,t) dot(q) + psi(q,t); for nonlinear maps use `velocities(..)`",
+                    );
+                    ok = false;
+                }
+            }
+            for (a, c) in low.constraints.iter().enumerate() {
+                if !affine_in(g, *c, &qd) {
+                    cx.error_help(
+                        m.constraints[a].span,
+                        "`speeds` needs constraints linear (affine) in the velocities",
+                        "write nonlinear constraints with `velocities(..) { dot(q) = ... }` (Benenti's parametric form)",
+                    );
+                    ok = false;
+                }
+            }
+            if !ok {
+                return None;
+            }
+            let z: Vec<Id> = low.syms.z.iter().map(|s| g.sym(*s)).collect();
+            let mut rows = Vec::with_capacity(n);
+            let mut rhs = Vec::with_capacity(n);
+            for (k, d) in defs.iter().enumerate() {
+                let (coef, psi0) = affine_parts(g, *d, &qd);
+                rows.push(coef);
+                rhs.push(g.sub(z[k], psi0));
+            }
+            for c in &low.constraints {
+                let (coef, beta) = affine_parts(g, *c, &qd);
+                rows.push(coef);
+                rhs.push(g.neg(beta));
+            }
+            match solve(g, &rows, &rhs) {
+                Some(psi) => Some(Kinematics {
+                    psi,
+                    inverse: SpeedsFromQdot::Explicit(defs),
+                    speed_names: m.speeds.iter().map(|s| s.to_string()).collect(),
+                }),
+                None => {
+                    cx.error_help(
+                        m.parametrization_span,
+                        "the speeds and constraints do not determine the velocities: the matrix (Z; alpha) is singular",
+                        "choose speeds independent of each other and of the constraints (Talamucci eq. 12)",
+                    );
+                    None
+                }
+            }
+        }
+        Parametrization::Velocities(_) => {
+            let psi = low.velocity_defs.clone().unwrap_or_default();
+            let g = &mut low.graph;
+            let map: HashMap<u32, Id> = qd.iter().copied().zip(psi.iter().copied()).collect();
+            let mut ok = true;
+            for (a, c) in low.constraints.iter().enumerate() {
+                let r = g.subst(*c, &map);
+                if !probably_zero(g, r) {
+                    cx.error_help(
+                        m.constraints[a].span,
+                        "the `velocities(..)` parametrization does not satisfy this constraint",
+                        format!("with dot(q) = psi(q, z, t) the constraint leaves {}", g.display(r)),
+                    );
+                    ok = false;
+                }
+            }
+            if !ok {
+                return None;
+            }
+            let z = low.syms.z.clone();
+            let linear = psi.iter().all(|p| affine_in(g, *p, &z));
+            Some(Kinematics {
+                psi,
+                inverse: SpeedsFromQdot::Parametric { linear },
+                speed_names: m.speeds.iter().map(|s| s.to_string()).collect(),
+            })
+        }
+        Parametrization::Independent { dependent } => independent(m, low, dependent.as_deref(), cx),
+    }
+}
+
+/// Independent velocities: the dependent ones solved from the constraints.
+fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Option<Kinematics> {
+    let n = low.syms.q.len();
+    let qd = low.syms.qd.clone();
+    let nc = low.constraints.len();
+    let g = &mut low.graph;
+    let linear = low.constraints.iter().all(|c| affine_in(g, *c, &qd));
+    let parts: Vec<(Vec<Id>, Id)> = if linear {
+        low.constraints.iter().map(|c| affine_parts(g, *c, &qd)).collect()
+    } else {
+        vec![]
+    };
+    // Choose the dependent set.
+    let dep: Vec<usize> = match dependent {
+        Some(d) => d.to_vec(),
+        None if nc == 0 => vec![],
+        None if linear => {
+            let mut best: Option<(Vec<usize>, (bool, u32))> = None;
+            for set in subsets(n, nc) {
+                let minor: Vec<Vec<Id>> = parts.iter().map(|(c, _)| set.iter().map(|j| c[*j]).collect()).collect();
+                let d = det_small(g, &minor);
+                if probably_zero(g, d) {
+                    continue;
+                }
+                let key = (g.as_number(d).is_none(), g.tree_size(d));
+                if best.as_ref().is_none_or(|(_, k)| key < *k) {
+                    best = Some((set, key));
+                }
+            }
+            match best {
+                Some((s, _)) => s,
+                None => {
+                    cx.error_help(
+                        m.parametrization_span,
+                        "the constraints are not independent: no set of velocities can be solved from them",
+                        "remove redundant constraints",
+                    );
+                    return None;
+                }
+            }
+        }
+        None => vec![],
+    };
+    let auto_nonlinear = !linear && dependent.is_none() && nc > 0;
+    let indep: Vec<usize> = (0..n).filter(|i| !dep.contains(i)).collect();
+    let speed_names: Vec<String> = indep.iter().map(|i| format!("dot({})", m.coords[*i])).collect();
+    let zsyms: Vec<u32> = if auto_nonlinear {
+        vec![]
+    } else {
+        speed_names.iter().map(|s| g.new_symbol(s)).collect()
+    };
+    low.syms.z = zsyms.clone();
+    let z: Vec<Id> = zsyms.iter().map(|s| g.sym(*s)).collect();
+    let inverse = SpeedsFromQdot::Explicit(indep.iter().map(|i| g.sym(qd[*i])).collect());
+    if nc == 0 {
+        return Some(Kinematics { psi: z, inverse, speed_names });
+    }
+    if linear {
+        let mut rows = Vec::with_capacity(n);
+        let mut rhs = Vec::with_capacity(n);
+        let (zero, one) = (g.zero(), g.one());
+        for (k, i) in indep.iter().enumerate() {
+            rows.push((0..n).map(|j| if j == *i { one } else { zero }).collect());
+            rhs.push(z[k]);
+        }
+        for (c, beta) in &parts {
+            rows.push(c.clone());
+            rhs.push(g.neg(*beta));
+        }
+        return match solve(g, &rows, &rhs) {
+            Some(psi) => Some(Kinematics { psi, inverse, speed_names }),
+            None => {
+                cx.error_help(
+                    m.parametrization_span,
+                    "the constraints cannot be solved for the dependent velocities",
+                    "name solvable ones in `dependent { .. }`",
+                );
+                None
+            }
+        };
+    }
+    // Nonlinear: solve each constraint in turn for a velocity it is affine in.
+    let mut psi: Vec<Option<Id>> = vec![None; n];
+    for (k, i) in indep.iter().enumerate() {
+        if dependent.is_some() {
+            psi[*i] = Some(z[k]);
+        }
+    }
+    let mut remaining: Vec<usize> = (0..nc).collect();
+    let mut chosen: Vec<usize> = Vec::new();
+    let candidates: Vec<usize> = match dependent {
+        Some(d) => d.to_vec(),
+        None => (0..n).rev().collect(),
+    };
+    let mut solved: HashMap<u32, Id> = HashMap::new();
+    while let Some(pos) = remaining.first().copied() {
+        let c = g.subst(low.constraints[pos], &solved);
+        let mut found = None;
+        for v in candidates.iter().filter(|v| !chosen.contains(v)) {
+            let d1 = g.diff(c, qd[*v]);
+            if probably_zero(g, d1) {
+                continue;
+            }
+            let d2 = g.diff(d1, qd[*v]);
+            if probably_zero(g, d2) {
+                found = Some((*v, d1));
+                break;
+            }
+        }
+        let Some((v, d1)) = found else {
+            cx.error_help(
+                m.constraints[pos].span,
+                "this nonlinear constraint cannot be solved in closed form for a dependent velocity",
+                "give the parametric form instead: `velocities(z1, ..) { dot(q) = ...; }` (Benenti's first method)",
+            );
+            return None;
+        };
+        let zero = g.zero();
+        let at0 = g.subst(c, &HashMap::from([(qd[v], zero)]));
+        let num = g.neg(at0);
+        let sol = g.div(num, d1);
+        let upd: HashMap<u32, Id> = HashMap::from([(qd[v], sol)]);
+        for val in solved.values_mut() {
+            *val = g.subst(*val, &upd);
+        }
+        solved.insert(qd[v], sol);
+        chosen.push(v);
+        remaining.remove(0);
+    }
+    if dependent.is_none() {
+        // Independent speeds are the velocities not chosen; rename accordingly.
+        let indep: Vec<usize> = (0..n).filter(|i| !chosen.contains(i)).collect();
+        let names: Vec<String> = indep.iter().map(|i| format!("dot({})", m.coords[*i])).collect();
+        let zs: Vec<u32> = names.iter().map(|s| g.new_symbol(s)).collect();
+        low.syms.z = zs.clone();
+        let z: Vec<Id> = zs.iter().map(|s| g.sym(*s)).collect();
+        let map: HashMap<u32, Id> = indep.iter().zip(&z).map(|(i, zi)| (qd[*i], *zi)).collect();
+        let psi: Vec<Id> = (0..n)
+            .map(|i| match solved.get(&qd[i]) {
+                Some(e) => g.subst(*e, &map),
+                None => map[&qd[i]],
+            })
+            .collect();
+        let inverse = SpeedsFromQdot::Explicit(indep.iter().map(|i| g.sym(qd[*i])).collect());
+        return Some(Kinematics { psi, inverse, speed_names: names });
+    }
+    let map: HashMap<u32, Id> = indep.iter().zip(&z).map(|(i, zi)| (qd[*i], *zi)).collect();
+    let psi: Vec<Id> = (0..n)
+        .map(|i| match (psi[i], solved.get(&qd[i])) {
+            (Some(p), _) => p,
+            (None, Some(e)) => g.subst(*e, &map),
+            (None, None) => g.zero(),
+        })
+        .collect();
+    Some(Kinematics { psi, inverse, speed_names })
+}
+
+fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::new();
+    fn rec(start: usize, n: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..n {
+            cur.push(i);
+            rec(i + 1, n, k, cur, out);
+            cur.pop();
+        }
+    }
+    rec(0, n, k, &mut cur, &mut out);
+    // Prefer later coordinates as dependent (earlier ones read as the "free" motion).
+    out.reverse();
+    out
+}
+
+fn det_small(g: &mut Graph, a: &[Vec<Id>]) -> Id {
+    let k = a.len();
+    if k == 0 {
+        return g.one();
+    }
+    let mut parts = Vec::new();
+    for c in 0..k {
+        if g.is_zero(a[0][c]) {
+            continue;
+        }
+        let minor: Vec<Vec<Id>> = a[1..].iter().map(|row| row.iter().enumerate().filter(|(j, _)| *j != c).map(|(_, x)| *x).collect()).collect();
+        let d = det_small(g, &minor);
+        let t = g.mul(a[0][c], d);
+        parts.push(if c % 2 == 0 { t } else { g.neg(t) });
+    }
+    g.add_all(&parts)
+}

@@ -1,0 +1,749 @@
+//! The expression arena: hash-consed nodes with canonical sums and products.
+//!
+//! Canonical forms (every constructor returns one):
+//! - `Add(c, [(k_i, t_i)])` = c + sum k_i t_i, terms sorted by id, k_i != 0, no term is a
+//!   number or a sum; a single unit term with c = 0 is the term itself.
+//! - `Mul([(b_i, e_i)])` = prod b_i^e_i, bases sorted by id, e_i != 0, no base is a number
+//!   or a product, and a sum appears only with a negative exponent (positive powers of
+//!   sums are expanded). Numeric coefficients live in the enclosing `Add`.
+//! - Negative powers of sums are normalized so the sum's first coefficient is 1.
+//!
+//! Because ids are handed out in construction order and every map is ordered, building
+//! the same model twice yields the same graph: expansion is deterministic.
+
+use super::number::Number;
+use std::collections::{BTreeMap, HashMap};
+
+/// Index of a node in the [`Graph`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Id(pub u32);
+
+/// Functions of one argument.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Func {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Ln,
+    Sqrt,
+    Abs,
+    /// Derivative of `abs`; 0 at 0.
+    Sign,
+}
+
+/// Functions of two arguments.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Func2 {
+    /// `atan2(y, x)`.
+    Atan2,
+    /// `powf(base, exponent)` with a non-constant or non-integer exponent.
+    Powf,
+}
+
+impl Func {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Sin => "sin",
+            Func::Cos => "cos",
+            Func::Tan => "tan",
+            Func::Asin => "asin",
+            Func::Acos => "acos",
+            Func::Atan => "atan",
+            Func::Sinh => "sinh",
+            Func::Cosh => "cosh",
+            Func::Tanh => "tanh",
+            Func::Exp => "exp",
+            Func::Ln => "ln",
+            Func::Sqrt => "sqrt",
+            Func::Abs => "abs",
+            Func::Sign => "signum",
+        }
+    }
+
+    pub fn eval(self, x: f64) -> f64 {
+        match self {
+            Func::Sin => x.sin(),
+            Func::Cos => x.cos(),
+            Func::Tan => x.tan(),
+            Func::Asin => x.asin(),
+            Func::Acos => x.acos(),
+            Func::Atan => x.atan(),
+            Func::Sinh => x.sinh(),
+            Func::Cosh => x.cosh(),
+            Func::Tanh => x.tanh(),
+            Func::Exp => x.exp(),
+            Func::Ln => x.ln(),
+            Func::Sqrt => x.sqrt(),
+            Func::Abs => x.abs(),
+            Func::Sign => {
+                if x == 0.0 {
+                    0.0
+                } else {
+                    x.signum()
+                }
+            }
+        }
+    }
+
+    fn parity(self) -> Parity {
+        match self {
+            Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh => Parity::Odd,
+            Func::Cos | Func::Cosh | Func::Abs => Parity::Even,
+            Func::Sign => Parity::Odd,
+            _ => Parity::None,
+        }
+    }
+}
+
+enum Parity {
+    Odd,
+    Even,
+    None,
+}
+
+/// One node of the DAG.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Node {
+    Num(Number),
+    Sym(u32),
+    Add(Number, Box<[(Number, Id)]>),
+    Mul(Box<[(Id, i32)]>),
+    Fn(Func, Id),
+    Fn2(Func2, Id, Id),
+}
+
+/// What a symbol stands for; decides how code generation binds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymInfo {
+    pub name: String,
+}
+
+/// Expansion past this many terms keeps a positive power of a sum unexpanded.
+const EXPANSION_LIMIT: usize = 4096;
+
+/// The arena. All expression construction goes through it.
+#[derive(Default)]
+pub struct Graph {
+    nodes: Vec<Node>,
+    free: Vec<Vec<u64>>,
+    size: Vec<u32>,
+    memo: HashMap<Node, Id>,
+    syms: Vec<SymInfo>,
+    diff_memo: HashMap<(Id, u32), Id>,
+}
+
+impl Graph {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declare a new symbol; symbols should be declared before expressions use them.
+    pub fn new_symbol(&mut self, name: &str) -> u32 {
+        self.syms.push(SymInfo { name: name.to_string() });
+        (self.syms.len() - 1) as u32
+    }
+
+    pub fn symbol_name(&self, s: u32) -> &str {
+        &self.syms[s as usize].name
+    }
+
+    pub fn symbol_count(&self) -> usize {
+        self.syms.len()
+    }
+
+    pub fn node(&self, id: Id) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of nodes in the tree under `id` (shared nodes counted once per use),
+    /// saturating; a measure of expression size.
+    pub fn tree_size(&self, id: Id) -> u32 {
+        self.size[id.0 as usize]
+    }
+
+    pub(crate) fn diff_memo_get(&self, e: Id, s: u32) -> Option<Id> {
+        self.diff_memo.get(&(e, s)).copied()
+    }
+
+    pub(crate) fn diff_memo_put(&mut self, e: Id, s: u32, d: Id) {
+        self.diff_memo.insert((e, s), d);
+    }
+
+    /// Whether `id` depends on symbol `s`.
+    pub fn depends_on(&self, id: Id, s: u32) -> bool {
+        let w = (s / 64) as usize;
+        self.free[id.0 as usize]
+            .get(w)
+            .is_some_and(|bits| bits & (1u64 << (s % 64)) != 0)
+    }
+
+    /// Whether `id` depends on any symbol in `syms`.
+    pub fn depends_on_any(&self, id: Id, syms: &[u32]) -> bool {
+        syms.iter().any(|s| self.depends_on(id, *s))
+    }
+
+    fn intern(&mut self, node: Node) -> Id {
+        if let Some(id) = self.memo.get(&node) {
+            return *id;
+        }
+        let mut free: Vec<u64> = Vec::new();
+        let mut size: u32 = 1;
+        let union = |free: &mut Vec<u64>, other: &[u64]| {
+            if free.len() < other.len() {
+                free.resize(other.len(), 0);
+            }
+            for (a, b) in free.iter_mut().zip(other) {
+                *a |= *b;
+            }
+        };
+        match &node {
+            Node::Num(_) => {}
+            Node::Sym(s) => {
+                let w = (*s / 64) as usize;
+                free.resize(w + 1, 0);
+                free[w] |= 1u64 << (s % 64);
+            }
+            Node::Add(_, ts) => {
+                for (_, t) in ts.iter() {
+                    union(&mut free, &self.free[t.0 as usize]);
+                    size = size.saturating_add(self.size[t.0 as usize]);
+                }
+            }
+            Node::Mul(fs) => {
+                for (b, _) in fs.iter() {
+                    union(&mut free, &self.free[b.0 as usize]);
+                    size = size.saturating_add(self.size[b.0 as usize]);
+                }
+            }
+            Node::Fn(_, a) => {
+                union(&mut free, &self.free[a.0 as usize]);
+                size = size.saturating_add(self.size[a.0 as usize]);
+            }
+            Node::Fn2(_, a, b) => {
+                union(&mut free, &self.free[a.0 as usize]);
+                union(&mut free, &self.free[b.0 as usize]);
+                size = size
+                    .saturating_add(self.size[a.0 as usize])
+                    .saturating_add(self.size[b.0 as usize]);
+            }
+        }
+        let id = Id(self.nodes.len() as u32);
+        self.nodes.push(node.clone());
+        self.free.push(free);
+        self.size.push(size);
+        self.memo.insert(node, id);
+        id
+    }
+
+    // ---------------------------------------------------------------- leaves
+
+    pub fn num(&mut self, n: Number) -> Id {
+        self.intern(Node::Num(n))
+    }
+
+    pub fn int(&mut self, i: i64) -> Id {
+        self.num(Number::int(i))
+    }
+
+    pub fn zero(&mut self) -> Id {
+        self.int(0)
+    }
+
+    pub fn one(&mut self) -> Id {
+        self.int(1)
+    }
+
+    pub fn sym(&mut self, s: u32) -> Id {
+        self.intern(Node::Sym(s))
+    }
+
+    pub fn as_number(&self, id: Id) -> Option<Number> {
+        match self.node(id) {
+            Node::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_zero(&self, id: Id) -> bool {
+        self.as_number(id).is_some_and(Number::is_zero)
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /// `id = coefficient * term` with `term` not a number (None when `id` is a number).
+    pub fn coeff_term(&self, id: Id) -> (Number, Option<Id>) {
+        match self.node(id) {
+            Node::Num(n) => (*n, None),
+            Node::Add(c, ts) if c.is_zero() && ts.len() == 1 => (ts[0].0, Some(ts[0].1)),
+            _ => (Number::ONE, Some(id)),
+        }
+    }
+
+    /// Whether `id` is a genuine sum (more than one term, or a constant plus terms).
+    pub fn is_sum(&self, id: Id) -> bool {
+        matches!(self.node(id), Node::Add(c, ts) if ts.len() > 1 || !c.is_zero())
+    }
+
+    /// The factors of a monomial term (a non-numeric, non-sum node, or a product).
+    fn factors_of(&self, term: Id) -> Vec<(Id, i32)> {
+        match self.node(term) {
+            Node::Mul(fs) => fs.to_vec(),
+            _ => vec![(term, 1)],
+        }
+    }
+
+    /// The terms of `id` as (coefficient, term) with the constant separate.
+    pub fn terms_of(&self, id: Id) -> (Number, Vec<(Number, Id)>) {
+        match self.node(id) {
+            Node::Num(n) => (*n, vec![]),
+            Node::Add(c, ts) => (*c, ts.to_vec()),
+            _ => (Number::ZERO, vec![(Number::ONE, id)]),
+        }
+    }
+
+    // ---------------------------------------------------------------- sums
+
+    pub fn add(&mut self, a: Id, b: Id) -> Id {
+        self.add_all(&[a, b])
+    }
+
+    pub fn sub(&mut self, a: Id, b: Id) -> Id {
+        let nb = self.neg(b);
+        self.add_all(&[a, nb])
+    }
+
+    pub fn neg(&mut self, a: Id) -> Id {
+        self.scale(Number::MINUS_ONE, a)
+    }
+
+    /// `k * a`, distributing over sums.
+    pub fn scale(&mut self, k: Number, a: Id) -> Id {
+        if k.is_zero() {
+            return self.zero();
+        }
+        if k.is_one() {
+            return a;
+        }
+        let (c, ts) = self.terms_of(a);
+        let ts: Vec<(Number, Id)> = ts.into_iter().map(|(x, t)| (x.mul(k), t)).collect();
+        self.build_add(c.mul(k), ts)
+    }
+
+    pub fn add_all(&mut self, ids: &[Id]) -> Id {
+        let mut constant = Number::ZERO;
+        let mut terms: BTreeMap<Id, Number> = BTreeMap::new();
+        for &id in ids {
+            let (c, ts) = self.terms_of(id);
+            constant = constant.add(c);
+            for (k, t) in ts {
+                let e = terms.entry(t).or_insert(Number::ZERO);
+                *e = e.add(k);
+            }
+        }
+        terms.retain(|_, k| !k.is_zero());
+        self.pythagoras(&mut constant, &mut terms);
+        let ts: Vec<(Number, Id)> = terms.into_iter().map(|(t, k)| (k, t)).collect();
+        self.build_add(constant, ts)
+    }
+
+    fn build_add(&mut self, constant: Number, terms: Vec<(Number, Id)>) -> Id {
+        if terms.is_empty() {
+            return self.num(constant);
+        }
+        if constant.is_zero() && terms.len() == 1 && terms[0].0.is_one() {
+            return terms[0].1;
+        }
+        let mut terms = terms;
+        terms.sort_by_key(|(_, t)| *t);
+        self.intern(Node::Add(constant, terms.into_boxed_slice()))
+    }
+
+    /// Rewrites `k X sin(u)^2 + k X cos(u)^2` to `k X` until no pair is left
+    /// (the only trigonometric identity the engine applies eagerly).
+    fn pythagoras(&mut self, constant: &mut Number, terms: &mut BTreeMap<Id, Number>) {
+        'outer: loop {
+            let snapshot: Vec<(Id, Number)> = terms.iter().map(|(t, k)| (*t, *k)).collect();
+            for (t, k) in snapshot {
+                let factors = self.factors_of(t);
+                for (i, (f, e)) in factors.iter().enumerate() {
+                    let Node::Fn(Func::Sin, u) = self.node(*f).clone() else {
+                        continue;
+                    };
+                    if *e < 2 {
+                        continue;
+                    }
+                    let cos_u = self.intern(Node::Fn(Func::Cos, u));
+                    let mut reduced = factors.clone();
+                    reduced[i].1 -= 2;
+                    let mut partner = reduced.clone();
+                    partner.push((cos_u, 2));
+                    let (pk, pt) = self.build_mul(partner);
+                    if !pk.is_one() {
+                        continue;
+                    }
+                    let Some(pt) = pt else { continue };
+                    if terms.get(&pt) != Some(&k) {
+                        continue;
+                    }
+                    let (rk, rt) = self.build_mul(reduced);
+                    if rt.is_some_and(|rt| self.is_sum(rt)) {
+                        continue;
+                    }
+                    terms.remove(&t);
+                    terms.remove(&pt);
+                    let rk = rk.mul(k);
+                    match rt {
+                        None => *constant = constant.add(rk),
+                        Some(rt) => {
+                            let e = terms.entry(rt).or_insert(Number::ZERO);
+                            *e = e.add(rk);
+                            if e.is_zero() {
+                                terms.remove(&rt);
+                            }
+                        }
+                    }
+                    continue 'outer;
+                }
+            }
+            break;
+        }
+    }
+
+    // ---------------------------------------------------------------- products
+
+    pub fn mul(&mut self, a: Id, b: Id) -> Id {
+        if self.is_zero(a) || self.is_zero(b) {
+            return self.zero();
+        }
+        let sa = self.is_sum(a);
+        let sb = self.is_sum(b);
+        match (sa, sb) {
+            (false, false) => {
+                let (ka, ta) = self.coeff_term(a);
+                let (kb, tb) = self.coeff_term(b);
+                let mut fs = ta.map(|t| self.factors_of(t)).unwrap_or_default();
+                fs.extend(tb.map(|t| self.factors_of(t)).unwrap_or_default());
+                let (k, t) = self.build_mul(fs);
+                self.monomial(ka.mul(kb).mul(k), t)
+            }
+            (true, false) => self.mul_sum(a, b),
+            (false, true) => self.mul_sum(b, a),
+            (true, true) => {
+                let (c, ts) = self.terms_of(a);
+                let mut parts = Vec::with_capacity(ts.len() + 1);
+                let cb = self.scale(c, b);
+                parts.push(cb);
+                for (k, t) in ts {
+                    let kt = self.monomial(k, Some(t));
+                    parts.push(self.mul(kt, b));
+                }
+                self.add_all(&parts)
+            }
+        }
+    }
+
+    /// `sum * monomial`: cancels against a negative power of the same sum, else distributes.
+    fn mul_sum(&mut self, sum: Id, m: Id) -> Id {
+        let (km, tm) = self.coeff_term(m);
+        if let Some(tm) = tm {
+            let fs = self.factors_of(tm);
+            // sum = lead * S with S normalized as in negative powers
+            let (c, ts) = self.terms_of(sum);
+            let lead = ts.first().map(|(k, _)| *k).unwrap_or(Number::ONE);
+            let normalized = if lead.is_one() {
+                sum
+            } else {
+                let inv = lead.recip();
+                let ts: Vec<(Number, Id)> = ts.iter().map(|(k, t)| (k.mul(inv), *t)).collect();
+                self.build_add(c.mul(inv), ts)
+            };
+            if fs.iter().any(|(b, e)| *b == normalized && *e < 0) {
+                let mut fs = fs;
+                fs.push((normalized, 1));
+                let (k, t) = self.build_mul(fs);
+                return self.monomial(km.mul(k).mul(lead), t);
+            }
+        }
+        let (c, ts) = self.terms_of(sum);
+        let mut parts = Vec::with_capacity(ts.len() + 1);
+        parts.push(self.scale(c, m));
+        for (k, t) in ts {
+            let kt = self.monomial(k, Some(t));
+            parts.push(self.mul(kt, m));
+        }
+        self.add_all(&parts)
+    }
+
+    pub fn mul_all(&mut self, ids: &[Id]) -> Id {
+        let mut acc = self.one();
+        for &id in ids {
+            acc = self.mul(acc, id);
+        }
+        acc
+    }
+
+    fn monomial(&mut self, k: Number, t: Option<Id>) -> Id {
+        match t {
+            None => self.num(k),
+            Some(t) if self.is_sum(t) => self.scale(k, t),
+            Some(t) => self.build_add(Number::ZERO, vec![(k, t)]),
+        }
+    }
+
+    /// Canonical product of factors: returns (numeric coefficient, monomial or None for 1).
+    fn build_mul(&mut self, factors: Vec<(Id, i32)>) -> (Number, Option<Id>) {
+        let mut map: BTreeMap<Id, i64> = BTreeMap::new();
+        let mut coeff = Number::ONE;
+        let mut pending: Vec<(Id, i64)> = factors.into_iter().map(|(b, e)| (b, e as i64)).collect();
+        // Flatten products and pull numbers out.
+        while let Some((b, e)) = pending.pop() {
+            if e == 0 {
+                continue;
+            }
+            match self.node(b).clone() {
+                Node::Num(n) => coeff = coeff.mul(n.powi(e as i32)),
+                Node::Mul(fs) => pending.extend(fs.iter().map(|(x, y)| (*x, *y as i64 * e))),
+                Node::Add(c, ts) if c.is_zero() && ts.len() == 1 => {
+                    coeff = coeff.mul(ts[0].0.powi(e as i32));
+                    pending.push((ts[0].1, e));
+                }
+                _ => *map.entry(b).or_insert(0) += e,
+            }
+        }
+        map.retain(|_, e| *e != 0);
+        // sqrt(x)^e = x^(e/2) sqrt(x)^(e%2); a sum to a negative power gets content 1.
+        let mut extra: Vec<Id> = Vec::new();
+        let mut fs: Vec<(Id, i32)> = Vec::with_capacity(map.len());
+        let mut expand: Vec<(Id, i64)> = Vec::new();
+        for (b, e) in map {
+            let e32 = e.clamp(i32::MIN as i64 + 1, i32::MAX as i64) as i32;
+            match self.node(b).clone() {
+                Node::Fn(Func::Sqrt, x) if e32.abs() >= 2 => {
+                    let inner = self.powi(x, e32 / 2);
+                    extra.push(inner);
+                    if e32 % 2 != 0 {
+                        fs.push((b, e32 % 2));
+                    }
+                }
+                Node::Fn(Func::Abs, x) if e32 % 2 == 0 => {
+                    extra.push(self.powi(x, e32));
+                }
+                Node::Add(..) if e32 < 0 => {
+                    let (c, ts) = self.terms_of(b);
+                    let lead = ts.first().map(|(k, _)| *k).unwrap_or(Number::ONE);
+                    if lead.is_one() {
+                        fs.push((b, e32));
+                    } else {
+                        let inv = lead.recip();
+                        let ts: Vec<(Number, Id)> = ts.into_iter().map(|(k, t)| (k.mul(inv), t)).collect();
+                        let nb = self.build_add(c.mul(inv), ts);
+                        coeff = coeff.mul(lead.powi(e32));
+                        fs.push((nb, e32));
+                    }
+                }
+                Node::Add(..) => expand.push((b, e)),
+                _ => fs.push((b, e32)),
+            }
+        }
+        fs.sort_by_key(|(b, _)| *b);
+        // merge duplicates produced by content normalisation
+        let mut merged: Vec<(Id, i32)> = Vec::with_capacity(fs.len());
+        for (b, e) in fs {
+            match merged.last_mut() {
+                Some((lb, le)) if *lb == b => *le += e,
+                _ => merged.push((b, e)),
+            }
+        }
+        merged.retain(|(_, e)| *e != 0);
+        let mut base: Option<Id> = match merged.len() {
+            0 => None,
+            1 if merged[0].1 == 1 => Some(merged[0].0),
+            _ => Some(self.intern(Node::Mul(merged.into_boxed_slice()))),
+        };
+        if extra.is_empty() && expand.is_empty() {
+            return (coeff, base);
+        }
+        // Slow path: multiply the remaining pieces through the general product.
+        let mut acc = self.monomial(coeff, base.take());
+        for x in extra {
+            acc = self.mul(acc, x);
+        }
+        for (s, e) in expand {
+            let p = self.pow_sum(s, e);
+            acc = self.mul(acc, p);
+        }
+        match self.node(acc).clone() {
+            Node::Num(n) => (n, None),
+            Node::Add(c, ts) if c.is_zero() && ts.len() == 1 => (ts[0].0, Some(ts[0].1)),
+            _ => {
+                // A sum cannot be a monomial: wrap as 1 * sum is impossible, so return
+                // it as a product with exponent 1 is not canonical either. Callers that
+                // can receive sums go through `mul`, which handles this case.
+                (Number::ONE, Some(acc))
+            }
+        }
+    }
+
+    /// A positive power of a sum, expanded unless that exceeds [`EXPANSION_LIMIT`] terms.
+    fn pow_sum(&mut self, s: Id, e: i64) -> Id {
+        let n = self.terms_of(s).1.len() + 1;
+        let est = (n as f64).powi(e.min(64) as i32);
+        if est > EXPANSION_LIMIT as f64 {
+            return self.intern(Node::Mul(vec![(s, e as i32)].into_boxed_slice()));
+        }
+        let mut acc = s;
+        for _ in 1..e {
+            acc = self.mul(acc, s);
+        }
+        acc
+    }
+
+    pub fn powi(&mut self, a: Id, n: i32) -> Id {
+        if n == 0 {
+            return self.one();
+        }
+        if n == 1 {
+            return a;
+        }
+        if let Some(x) = self.as_number(a) {
+            return self.num(x.powi(n));
+        }
+        if self.is_sum(a) && n > 0 {
+            return self.pow_sum(a, n as i64);
+        }
+        let (k, t) = self.coeff_term(a);
+        let fs = match t {
+            Some(t) if self.is_sum(t) => vec![(t, n)],
+            Some(t) => self.factors_of(t).into_iter().map(|(b, e)| (b, e.saturating_mul(n))).collect(),
+            None => vec![],
+        };
+        let (k2, t2) = self.build_mul(fs);
+        let coeff = k.powi(n).mul(k2);
+        match t2 {
+            Some(t2) if self.is_sum(t2) => self.scale(coeff, t2),
+            _ => self.monomial(coeff, t2),
+        }
+    }
+
+    pub fn div(&mut self, a: Id, b: Id) -> Id {
+        let ib = self.powi(b, -1);
+        self.mul(a, ib)
+    }
+
+    // ---------------------------------------------------------------- functions
+
+    /// Whether the canonical form of `a` carries a leading minus sign.
+    fn is_negative(&self, a: Id) -> bool {
+        match self.node(a) {
+            Node::Num(n) => n.is_negative(),
+            Node::Add(c, ts) => {
+                if c.is_zero() {
+                    ts.first().is_some_and(|(k, _)| k.is_negative())
+                } else {
+                    c.is_negative()
+                }
+            }
+            _ => false,
+        }
+    }
+
+    pub fn func(&mut self, f: Func, a: Id) -> Id {
+        if let Some(x) = self.as_number(a) {
+            if let Some(v) = exact_func(f, x) {
+                return self.num(v);
+            }
+            if let Number::Float(v) = x {
+                return self.num(Number::Float(f.eval(v)));
+            }
+        }
+        match f.parity() {
+            Parity::Odd if self.is_negative(a) => {
+                let na = self.neg(a);
+                let inner = self.func(f, na);
+                return self.neg(inner);
+            }
+            Parity::Even if self.is_negative(a) => {
+                let na = self.neg(a);
+                return self.func(f, na);
+            }
+            _ => {}
+        }
+        match (f, self.node(a).clone()) {
+            (Func::Ln, Node::Fn(Func::Exp, x)) => return x,
+            (Func::Abs, Node::Fn(Func::Abs, _)) => return a,
+            (Func::Abs, Node::Fn(Func::Exp | Func::Sqrt | Func::Cosh, _)) => return a,
+            (Func::Sign, Node::Fn(Func::Exp | Func::Cosh, _)) => return self.one(),
+            _ => {}
+        }
+        self.intern(Node::Fn(f, a))
+    }
+
+    pub fn func2(&mut self, f: Func2, a: Id, b: Id) -> Id {
+        match f {
+            Func2::Powf => {
+                if let Some(e) = self.as_number(b) {
+                    if let Some(n) = e.as_int() {
+                        if let Ok(n) = i32::try_from(n) {
+                            return self.powi(a, n);
+                        }
+                    }
+                    if e == Number::rat(1, 2) {
+                        return self.func(Func::Sqrt, a);
+                    }
+                    if e == Number::rat(-1, 2) {
+                        let s = self.func(Func::Sqrt, a);
+                        return self.powi(s, -1);
+                    }
+                }
+                if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
+                    return self.num(Number::Float(x.to_f64().powf(y.to_f64())));
+                }
+            }
+            Func2::Atan2 => {
+                if let (Some(y), Some(x)) = (self.as_number(a), self.as_number(b)) {
+                    if y.is_zero() && !x.is_negative() && !x.is_zero() {
+                        return self.zero();
+                    }
+                    if let (Number::Float(_), _) | (_, Number::Float(_)) = (y, x) {
+                        return self.num(Number::Float(y.to_f64().atan2(x.to_f64())));
+                    }
+                }
+            }
+        }
+        self.intern(Node::Fn2(f, a, b))
+    }
+}
+
+/// Exact values of functions at exact arguments (only the ones that stay rational).
+fn exact_func(f: Func, x: Number) -> Option<Number> {
+    let zero = x.is_zero();
+    match f {
+        Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh if zero => {
+            Some(Number::ZERO)
+        }
+        Func::Cos | Func::Cosh | Func::Exp if zero => Some(Number::ONE),
+        Func::Ln if x.is_one() => Some(Number::ZERO),
+        Func::Acos if x.is_one() => Some(Number::ZERO),
+        Func::Sqrt => x.exact_sqrt(),
+        Func::Abs => Some(if x.is_negative() { x.neg() } else { x }),
+        Func::Sign => Some(if zero {
+            Number::ZERO
+        } else if x.is_negative() {
+            Number::MINUS_ONE
+        } else {
+            Number::ONE
+        }),
+        _ => None,
+    }
+}

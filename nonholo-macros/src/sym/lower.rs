@@ -1,0 +1,207 @@
+//! Lowering of the checked model's expressions into the [`Graph`].
+
+use super::graph::{Func, Func2, Graph, Id};
+use super::number::Number;
+use crate::check::{Checked, Parametrization};
+use crate::dsl::ast::{BinOp, Expr};
+use std::collections::HashMap;
+
+/// The symbols of a model, by role.
+pub struct Symbols {
+    pub t: u32,
+    pub params: Vec<u32>,
+    /// Generalized coordinates q.
+    pub q: Vec<u32>,
+    /// Their velocities dot(q).
+    pub qd: Vec<u32>,
+    /// Speeds z (quasi-velocities, parameters or independent velocities).
+    pub z: Vec<u32>,
+}
+
+/// The model as expressions.
+pub struct Lowered {
+    pub graph: Graph,
+    pub syms: Symbols,
+    pub kinetic: Id,
+    pub potential: Id,
+    pub forces: Vec<Id>,
+    /// `lhs - rhs` of each constraint, in q, dot(q), t.
+    pub constraints: Vec<Id>,
+    /// `speeds { .. }` definitions z = Z dot(q) + psi, in q, dot(q), t.
+    pub speed_defs: Option<Vec<Id>>,
+    /// `velocities(..)` definitions dot(q) = psi(q, z, t).
+    pub velocity_defs: Option<Vec<Id>>,
+    /// Parameter defaults.
+    pub defaults: Vec<Option<Number>>,
+}
+
+struct Lowerer<'a> {
+    g: Graph,
+    names: HashMap<String, Id>,
+    qd_of: HashMap<String, Id>,
+    lets: &'a [(syn::Ident, Expr)],
+    let_index: HashMap<String, usize>,
+    let_cache: HashMap<usize, Id>,
+}
+
+pub fn lower(m: &Checked) -> Lowered {
+    let mut g = Graph::new();
+    let t = g.new_symbol("t");
+    let params: Vec<u32> = m.params.iter().map(|(p, _)| g.new_symbol(&p.to_string())).collect();
+    let q: Vec<u32> = m.coords.iter().map(|c| g.new_symbol(&c.to_string())).collect();
+    let qd: Vec<u32> = m.coords.iter().map(|c| g.new_symbol(&format!("dot({c})"))).collect();
+    let z: Vec<u32> = match &m.parametrization {
+        Parametrization::Independent { .. } => vec![],
+        _ => m.speeds.iter().map(|s| g.new_symbol(&s.to_string())).collect(),
+    };
+    let mut names = HashMap::new();
+    let tid = g.sym(t);
+    names.insert("t".to_string(), tid);
+    for ((p, _), s) in m.params.iter().zip(&params) {
+        let id = g.sym(*s);
+        names.insert(p.to_string(), id);
+    }
+    let mut qd_of = HashMap::new();
+    for ((c, s), sd) in m.coords.iter().zip(&q).zip(&qd) {
+        let id = g.sym(*s);
+        names.insert(c.to_string(), id);
+        let idd = g.sym(*sd);
+        qd_of.insert(c.to_string(), idd);
+    }
+    for (name, s) in m.speeds.iter().zip(&z) {
+        let id = g.sym(*s);
+        names.insert(name.to_string(), id);
+    }
+    let let_index = m.lets.iter().enumerate().map(|(i, (n, _))| (n.to_string(), i)).collect();
+    let mut lw = Lowerer { g, names, qd_of, lets: &m.lets, let_index, let_cache: HashMap::new() };
+
+    let defaults = m
+        .params
+        .iter()
+        .map(|(_, d)| d.as_ref().and_then(|d| {
+            let id = lw.expr(d);
+            lw.g.as_number(id)
+        }))
+        .collect();
+    let kinetic = lw.expr(&m.kinetic);
+    let potential = match &m.potential {
+        Some(v) => lw.expr(v),
+        None => lw.g.zero(),
+    };
+    let forces = m
+        .forces
+        .iter()
+        .map(|f| match f {
+            Some(f) => lw.expr(f),
+            None => lw.g.zero(),
+        })
+        .collect();
+    let constraints = m
+        .constraints
+        .iter()
+        .map(|c| {
+            let l = lw.expr(&c.lhs);
+            let r = lw.expr(&c.rhs);
+            lw.g.sub(l, r)
+        })
+        .collect();
+    let (speed_defs, velocity_defs) = match &m.parametrization {
+        Parametrization::Speeds(es) => (Some(es.iter().map(|e| lw.expr(e)).collect()), None),
+        Parametrization::Velocities(es) => (None, Some(es.iter().map(|e| lw.expr(e)).collect())),
+        Parametrization::Independent { .. } => (None, None),
+    };
+    Lowered {
+        graph: lw.g,
+        syms: Symbols { t, params, q, qd, z },
+        kinetic,
+        potential,
+        forces,
+        constraints,
+        speed_defs,
+        velocity_defs,
+        defaults,
+    }
+}
+
+impl Lowerer<'_> {
+    fn expr(&mut self, e: &Expr) -> Id {
+        match e {
+            Expr::Lit { value, .. } => self.g.num(*value),
+            Expr::Error(_) => self.g.zero(),
+            Expr::Ident(id) => {
+                let key = id.to_string();
+                if let Some(x) = self.names.get(&key) {
+                    return *x;
+                }
+                if let Some(i) = self.let_index.get(&key).copied() {
+                    if let Some(x) = self.let_cache.get(&i) {
+                        return *x;
+                    }
+                    let body = self.lets[i].1.clone();
+                    let x = self.expr(&body);
+                    self.let_cache.insert(i, x);
+                    return x;
+                }
+                self.g.zero()
+            }
+            Expr::Dot { arg, .. } => match &**arg {
+                Expr::Ident(id) => self.qd_of.get(&id.to_string()).copied().unwrap_or_else(|| self.g.zero()),
+                _ => self.g.zero(),
+            },
+            Expr::Neg { expr, .. } => {
+                let x = self.expr(expr);
+                self.g.neg(x)
+            }
+            Expr::Bin { op, lhs, rhs, .. } => {
+                let a = self.expr(lhs);
+                let b = self.expr(rhs);
+                match op {
+                    BinOp::Add => self.g.add(a, b),
+                    BinOp::Sub => self.g.sub(a, b),
+                    BinOp::Mul => self.g.mul(a, b),
+                    BinOp::Div => self.g.div(a, b),
+                }
+            }
+            Expr::Call { func, args } => {
+                let args: Vec<Id> = args.iter().map(|a| self.expr(a)).collect();
+                self.apply(&func.to_string(), &args)
+            }
+            Expr::Method { recv, func, args } => {
+                let mut all = vec![self.expr(recv)];
+                all.extend(args.iter().map(|a| self.expr(a)));
+                self.apply(&func.to_string(), &all)
+            }
+        }
+    }
+
+    fn apply(&mut self, name: &str, args: &[Id]) -> Id {
+        let a = args.first().copied().unwrap_or_else(|| self.g.zero());
+        let b = args.get(1).copied().unwrap_or_else(|| self.g.zero());
+        let f = match name {
+            "sin" => Func::Sin,
+            "cos" => Func::Cos,
+            "tan" => Func::Tan,
+            "asin" => Func::Asin,
+            "acos" => Func::Acos,
+            "atan" => Func::Atan,
+            "sinh" => Func::Sinh,
+            "cosh" => Func::Cosh,
+            "tanh" => Func::Tanh,
+            "exp" => Func::Exp,
+            "ln" => Func::Ln,
+            "sqrt" => Func::Sqrt,
+            "abs" => Func::Abs,
+            "atan2" => return self.g.func2(Func2::Atan2, a, b),
+            "powf" => return self.g.func2(Func2::Powf, a, b),
+            "powi" => {
+                let n = self.g.as_number(b).and_then(|n| n.as_int()).and_then(|n| i32::try_from(n).ok());
+                return match n {
+                    Some(n) => self.g.powi(a, n),
+                    None => self.g.func2(Func2::Powf, a, b),
+                };
+            }
+            _ => return self.g.zero(),
+        };
+        self.g.func(f, a)
+    }
+}

@@ -1,0 +1,39 @@
+//! # nonholo
+//!
+//! Equations of motion of nonholonomic mechanical systems — skates, rolling discs,
+//! sleighs, bicycles, wheeled robots — derived symbolically at compile time by the
+//! [`nonholonomic!`] macro and integrated by the runtime (diffsol).
+//!
+//! ```
+//! use nonholo::prelude::*;
+//!
+//! nonholonomic! {
+//!     /// Skate: a rod sliding on a plane, its velocity along the rod (Benenti 2007, 9.1).
+//!     pub struct Skate;
+//!     parameters { m = 1.0, inertia = 0.1 }
+//!     coordinates { x, y, theta }
+//!     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
+//!                    + 0.5 * inertia * dot(theta).powi(2);
+//!     constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+//!     speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
+//! }
+//!
+//! let skate = Skate::default();
+//! // Moving along the blade at 1 m/s while turning at 1 rad/s: a circle of radius 1.
+//! let state = [0.0, 0.0, 0.0, 1.0, 1.0];
+//! let mut d = [0.0; 5];
+//! skate.rhs(0.0, &state, &mut d).unwrap();
+//! assert_eq!(&d[..3], &[1.0, 0.0, 1.0]);
+//! ```
+#![deny(missing_docs)]
+
+pub use nonholo_macros::nonholonomic;
+pub use nonholo_runtime::*;
+
+/// Everything a model file needs: `use nonholo::prelude::*;`.
+pub mod prelude {
+    pub use crate::nonholonomic;
+    pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};
+    #[cfg(feature = "diffsol")]
+    pub use nonholo_runtime::{simulate, Method, Options};
+}
