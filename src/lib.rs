@@ -27,13 +27,18 @@
 //! ```
 #![deny(missing_docs)]
 
+// Lets the macro's absolute paths (`::nonholo::...`) resolve inside this crate too.
+extern crate self as nonholo;
+
+pub mod models;
+
 pub use nonholo_macros::nonholonomic;
 pub use nonholo_runtime::*;
 
 /// Everything a model file needs: `use nonholo::prelude::*;`.
 pub mod prelude {
     pub use crate::nonholonomic;
-    pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};
     #[cfg(feature = "diffsol")]
     pub use nonholo_runtime::{simulate, Method, Options};
+    pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};
 }

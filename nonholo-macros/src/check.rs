@@ -166,7 +166,12 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         declare(&l.name, Kind::Let(i), &mut names);
     }
 
-    let mut v = Validator { cx, names: &names, lets: &m.lets, let_deps: vec![] };
+    let mut v = Validator {
+        cx,
+        names: &names,
+        lets: &m.lets,
+        let_deps: vec![],
+    };
     v.compute_let_deps();
 
     for (_, d) in &params {
@@ -178,7 +183,14 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     let kinetic = match m.kinetic {
         Some(s) => {
             kinetic_span = s.span;
-            v.expr(&s.value, Allowed { what: "kinetic_energy", velocities: true, speeds: false });
+            v.expr(
+                &s.value,
+                Allowed {
+                    what: "kinetic_energy",
+                    velocities: true,
+                    speeds: false,
+                },
+            );
             s.value
         }
         None => {
@@ -192,13 +204,27 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         }
     };
     let potential = m.potential.map(|s| {
-        v.expr(&s.value, Allowed { what: "potential_energy", velocities: false, speeds: false });
+        v.expr(
+            &s.value,
+            Allowed {
+                what: "potential_energy",
+                velocities: false,
+                speeds: false,
+            },
+        );
         s.value
     });
     let mut forces: Vec<Option<Expr>> = coords.iter().map(|_| None).collect();
     if let Some(fs) = m.forces {
         for f in fs.value {
-            v.expr(&f.expr, Allowed { what: "forces", velocities: true, speeds: false });
+            v.expr(
+                &f.expr,
+                Allowed {
+                    what: "forces",
+                    velocities: true,
+                    speeds: false,
+                },
+            );
             match coords.iter().position(|q| *q == f.name) {
                 Some(i) if forces[i].is_some() => cx.error_help(
                     f.name.span(),
@@ -207,9 +233,22 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 ),
                 Some(i) => forces[i] = Some(f.expr),
                 None => {
-                    let msg = format!("forces are given per coordinate; `{}` is not a coordinate", f.name);
-                    match nearest(&f.name.to_string(), coords.iter().map(|c| c.to_string()).collect::<Vec<_>>().iter().map(|s| s.as_str())) {
-                        Some(s) => cx.error_help(f.name.span(), msg, format!("did you mean `{s}`?")),
+                    let msg = format!(
+                        "forces are given per coordinate; `{}` is not a coordinate",
+                        f.name
+                    );
+                    match nearest(
+                        &f.name.to_string(),
+                        coords
+                            .iter()
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .iter()
+                            .map(|s| s.as_str()),
+                    ) {
+                        Some(s) => {
+                            cx.error_help(f.name.span(), msg, format!("did you mean `{s}`?"))
+                        }
                         None => cx.error(f.name.span(), msg),
                     }
                 }
@@ -222,11 +261,20 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         .unwrap_or_default()
         .into_iter()
         .map(|c: ast::Constraint| {
-            let a = Allowed { what: "constraints", velocities: true, speeds: false };
+            let a = Allowed {
+                what: "constraints",
+                velocities: true,
+                speeds: false,
+            };
             v.expr(&c.lhs, a);
             v.expr(&c.rhs, a);
             let text = c.text();
-            Constraint { lhs: c.lhs, rhs: c.rhs, span: c.span, text }
+            Constraint {
+                lhs: c.lhs,
+                rhs: c.rhs,
+                span: c.span,
+                text,
+            }
         })
         .collect();
 
@@ -235,13 +283,28 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     let (parametrization, parametrization_span) = match (m.speeds, m.velocities, m.dependent) {
         (Some(s), vel, dep) => {
             if let Some(vel) = vel {
-                cx.error_help(vel.span, "`speeds` and `velocities` cannot both be given", "keep one parametrization of the velocities");
+                cx.error_help(
+                    vel.span,
+                    "`speeds` and `velocities` cannot both be given",
+                    "keep one parametrization of the velocities",
+                );
             }
             if let Some(dep) = dep {
-                cx.error_help(dep.span, "`dependent` goes with independent velocities, not with `speeds`", "remove `dependent { .. }` or `speeds { .. }`");
+                cx.error_help(
+                    dep.span,
+                    "`dependent` goes with independent velocities, not with `speeds`",
+                    "remove `dependent { .. }` or `speeds { .. }`",
+                );
             }
             for z in &s.value {
-                v.expr(&z.expr, Allowed { what: "speeds", velocities: true, speeds: false });
+                v.expr(
+                    &z.expr,
+                    Allowed {
+                        what: "speeds",
+                        velocities: true,
+                        speeds: false,
+                    },
+                );
             }
             if n > 0 && s.value.len() + nc != n {
                 cx.error_help(
@@ -256,16 +319,30 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                     "every velocity must follow from the speeds and the constraints",
                 );
             }
-            (Parametrization::Speeds(s.value.into_iter().map(|z| z.expr).collect()), s.span)
+            (
+                Parametrization::Speeds(s.value.into_iter().map(|z| z.expr).collect()),
+                s.span,
+            )
         }
         (None, Some(vel), dep) => {
             if let Some(dep) = dep {
-                cx.error_help(dep.span, "`dependent` goes with independent velocities, not with `velocities(..)`", "remove one of them");
+                cx.error_help(
+                    dep.span,
+                    "`dependent` goes with independent velocities, not with `velocities(..)`",
+                    "remove one of them",
+                );
             }
             let vel_span = vel.span;
             let mut per_coord: Vec<Option<Expr>> = coords.iter().map(|_| None).collect();
             for (q, e) in vel.value.defs {
-                v.expr(&e, Allowed { what: "velocities", velocities: false, speeds: true });
+                v.expr(
+                    &e,
+                    Allowed {
+                        what: "velocities",
+                        velocities: false,
+                        speeds: true,
+                    },
+                );
                 match coords.iter().position(|c| *c == q) {
                     Some(i) if per_coord[i].is_some() => {
                         cx.error(q.span(), format!("`dot({q})` is defined twice"))
@@ -292,7 +369,10 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
             if nc > 0 && m_ + nc != n {
                 cx.error_help(
                     vel_span,
-                    format!("{m_} speeds for {n} coordinates and {nc} constraints: there must be {}", n.saturating_sub(nc)),
+                    format!(
+                        "{m_} speeds for {n} coordinates and {nc} constraints: there must be {}",
+                        n.saturating_sub(nc)
+                    ),
                     "the parameters of `velocities(..)` must number coordinates - constraints",
                 );
             }
@@ -307,7 +387,9 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 let mut idx = Vec::new();
                 for q in &d.value {
                     match coords.iter().position(|c| c == q) {
-                        Some(i) if idx.contains(&i) => cx.error(q.span(), format!("`{q}` is listed twice")),
+                        Some(i) if idx.contains(&i) => {
+                            cx.error(q.span(), format!("`{q}` is listed twice"))
+                        }
                         Some(i) => idx.push(i),
                         None => cx.error(q.span(), format!("`{q}` is not a coordinate")),
                     }
@@ -315,14 +397,20 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 if d.value.len() != nc {
                     cx.error_help(
                         d.span,
-                        format!("{} dependent velocities for {nc} constraints", d.value.len()),
+                        format!(
+                            "{} dependent velocities for {nc} constraints",
+                            d.value.len()
+                        ),
                         "name one dependent coordinate per constraint",
                     );
                 }
                 idx
             });
             if nc >= n && n > 0 {
-                cx.error(span, format!("{nc} constraints leave no free velocity among {n} coordinates"));
+                cx.error(
+                    span,
+                    format!("{nc} constraints leave no free velocity among {n} coordinates"),
+                );
             }
             (Parametrization::Independent { dependent }, span)
         }
@@ -340,7 +428,11 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 let msg = format!("unknown formulation `{other}`");
                 match nearest(other, known) {
                     Some(k) => cx.error_help(f.value.span(), msg, format!("did you mean `{k}`?")),
-                    None => cx.error_help(f.value.span(), msg, format!("choose one of {}", known.join(", "))),
+                    None => cx.error_help(
+                        f.value.span(),
+                        msg,
+                        format!("choose one of {}", known.join(", ")),
+                    ),
                 }
                 Formulation::GibbsAppell
             }
@@ -421,7 +513,8 @@ impl Validator<'_> {
             );
         }
         if let Some(span) = find_dot(e) {
-            self.cx.error(span, "a parameter's default must be a number");
+            self.cx
+                .error(span, "a parameter's default must be a number");
         }
     }
 
@@ -450,14 +543,20 @@ impl Validator<'_> {
                                 if d.velocities && !a.velocities {
                                     self.cx.error_help(
                                         id.span(),
-                                        format!("`{key}` depends on velocities, which {} cannot use", a.what),
+                                        format!(
+                                            "`{key}` depends on velocities, which {} cannot use",
+                                            a.what
+                                        ),
                                         velocity_help(a.what),
                                     );
                                 }
                                 if d.speeds && !a.speeds {
                                     self.cx.error_help(
                                         id.span(),
-                                        format!("`{key}` depends on speeds, which {} cannot use", a.what),
+                                        format!(
+                                            "`{key}` depends on speeds, which {} cannot use",
+                                            a.what
+                                        ),
                                         "speeds may only appear in `velocities(..)`",
                                     );
                                 }
@@ -484,10 +583,18 @@ impl Validator<'_> {
                         cands.sort();
                         let msg = format!("cannot find `{key}` in this model");
                         if FUNCTIONS.iter().any(|(f, _)| *f == key) {
-                            self.cx.error_help(id.span(), msg, format!("`{key}` is a function: call it, `{key}(x)`"));
+                            self.cx.error_help(
+                                id.span(),
+                                msg,
+                                format!("`{key}` is a function: call it, `{key}(x)`"),
+                            );
                         } else {
                             match nearest(&key, cands) {
-                                Some(s) => self.cx.error_help(id.span(), msg, format!("did you mean `{s}`?")),
+                                Some(s) => self.cx.error_help(
+                                    id.span(),
+                                    msg,
+                                    format!("did you mean `{s}`?"),
+                                ),
                                 None => self.cx.error_help(
                                     id.span(),
                                     msg,
@@ -501,7 +608,8 @@ impl Validator<'_> {
             Expr::Dot { arg, span } => {
                 uses.velocities = true;
                 match &**arg {
-                    Expr::Ident(id) if matches!(self.names.get(&id.to_string()), Some((Kind::Coord, _))) => {}
+                    Expr::Ident(id)
+                        if matches!(self.names.get(&id.to_string()), Some((Kind::Coord, _))) => {}
                     Expr::Ident(id) => {
                         let what = self.names.get(&id.to_string()).map(|(k, _)| kind_name(*k));
                         self.cx.error_help(
@@ -521,7 +629,11 @@ impl Validator<'_> {
                 }
                 if let Some(a) = allowed {
                     if !a.velocities {
-                        self.cx.error_help(*span, format!("{} cannot depend on velocities", a.what), velocity_help(a.what));
+                        self.cx.error_help(
+                            *span,
+                            format!("{} cannot depend on velocities", a.what),
+                            velocity_help(a.what),
+                        );
                     }
                 }
             }
@@ -550,7 +662,14 @@ impl Validator<'_> {
         let name = func.to_string();
         let Some((_, n)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
             let msg = format!("unknown function `{name}`");
-            let aliases = [("log", "ln"), ("pow", "powf"), ("sq", "powi"), ("square", "powi"), ("arctan", "atan"), ("arctan2", "atan2")];
+            let aliases = [
+                ("log", "ln"),
+                ("pow", "powf"),
+                ("sq", "powi"),
+                ("square", "powi"),
+                ("arctan", "atan"),
+                ("arctan2", "atan2"),
+            ];
             let alias = aliases.iter().find(|(a, _)| *a == name).map(|(_, b)| *b);
             match alias.or_else(|| nearest(&name, FUNCTIONS.iter().map(|(f, _)| *f))) {
                 Some(s) => self.cx.error_help(func.span(), msg, format!("did you mean `{s}`?")),
@@ -566,7 +685,11 @@ impl Validator<'_> {
             let form = if method { "method" } else { "function" };
             self.cx.error(
                 func.span(),
-                format!("`{name}` takes {} argument(s) as a {form}, not {}", if method { n - 1 } else { *n }, if method { arity - 1 } else { arity }),
+                format!(
+                    "`{name}` takes {} argument(s) as a {form}, not {}",
+                    if method { n - 1 } else { *n },
+                    if method { arity - 1 } else { arity }
+                ),
             );
             return;
         }
@@ -574,12 +697,18 @@ impl Validator<'_> {
             let exp = if method { first_arg } else { None };
             let exp_ok = |e: &Expr| match e {
                 Expr::Lit { value, .. } => value.as_int().is_some(),
-                Expr::Neg { expr, .. } => matches!(&**expr, Expr::Lit { value, .. } if value.as_int().is_some()),
+                Expr::Neg { expr, .. } => {
+                    matches!(&**expr, Expr::Lit { value, .. } if value.as_int().is_some())
+                }
                 _ => false,
             };
             if let Some(e) = exp {
                 if !exp_ok(e) {
-                    self.cx.error_help(e.span(), "`powi` takes an integer literal exponent", "use `powf` for other exponents");
+                    self.cx.error_help(
+                        e.span(),
+                        "`powi` takes an integer literal exponent",
+                        "use `powf` for other exponents",
+                    );
                 }
             }
         }
@@ -617,7 +746,9 @@ fn find_dot(e: &Expr) -> Option<Span> {
         Expr::Neg { expr, .. } => find_dot(expr),
         Expr::Bin { lhs, rhs, .. } => find_dot(lhs).or_else(|| find_dot(rhs)),
         Expr::Call { args, .. } => args.iter().find_map(find_dot),
-        Expr::Method { recv, args, .. } => find_dot(recv).or_else(|| args.iter().find_map(find_dot)),
+        Expr::Method { recv, args, .. } => {
+            find_dot(recv).or_else(|| args.iter().find_map(find_dot))
+        }
         _ => None,
     }
 }

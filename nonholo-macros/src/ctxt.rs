@@ -35,7 +35,11 @@ impl Ctxt {
 
     /// All errors as one `compile_error!` stream (empty when there are none).
     pub fn into_compile_errors(self) -> proc_macro2::TokenStream {
-        self.errors.into_inner().into_iter().map(|e| e.to_compile_error()).collect()
+        self.errors
+            .into_inner()
+            .into_iter()
+            .map(|e| e.to_compile_error())
+            .collect()
     }
 }
 
@@ -48,7 +52,8 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             best = Some((c, d));
         }
     }
-    best.filter(|(c, d)| *d <= (name.len().max(c.len()) / 3).max(1)).map(|(c, _)| c)
+    best.filter(|(c, d)| *d <= (name.len().max(c.len()) / 3).max(1))
+        .map(|(c, _)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

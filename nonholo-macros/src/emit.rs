@@ -14,7 +14,12 @@ use std::collections::HashMap;
 type Bindings = HashMap<u32, TokenStream>;
 
 /// Straight-line code computing `outputs`: (let statements, one expression per output).
-fn block(g: &Graph, outputs: &[Id], bind: &Bindings, prefix: &str) -> (TokenStream, Vec<TokenStream>) {
+fn block(
+    g: &Graph,
+    outputs: &[Id],
+    bind: &Bindings,
+    prefix: &str,
+) -> (TokenStream, Vec<TokenStream>) {
     // Count parents of every node reachable from the outputs.
     let mut uses: HashMap<Id, u32> = HashMap::new();
     let mut order: Vec<Id> = Vec::new();
@@ -37,11 +42,20 @@ fn block(g: &Graph, outputs: &[Id], bind: &Bindings, prefix: &str) -> (TokenStre
             names.insert(id, quote! { #name });
         }
     }
-    let outs = outputs.iter().map(|o| render(g, *o, bind, &names)).collect();
+    let outs = outputs
+        .iter()
+        .map(|o| render(g, *o, bind, &names))
+        .collect();
     (lets, outs)
 }
 
-fn visit(g: &Graph, id: Id, uses: &mut HashMap<Id, u32>, seen: &mut HashMap<Id, ()>, order: &mut Vec<Id>) {
+fn visit(
+    g: &Graph,
+    id: Id,
+    uses: &mut HashMap<Id, u32>,
+    seen: &mut HashMap<Id, ()>,
+    order: &mut Vec<Id>,
+) {
     if seen.insert(id, ()).is_some() {
         return;
     }
@@ -85,7 +99,10 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
     }
     match g.node(id) {
         Node::Num(n) => lit(*n),
-        Node::Sym(s) => bind.get(s).cloned().unwrap_or_else(|| quote! { ::core::f64::NAN }),
+        Node::Sym(s) => bind
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| quote! { ::core::f64::NAN }),
         Node::Add(c, ts) => {
             let mut out = TokenStream::new();
             let mut first = true;
@@ -100,7 +117,11 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
                     quote! { #l * #e }
                 };
                 if first {
-                    out.extend(if neg { quote! { -#term } } else { term });
+                    out.extend(if neg {
+                        quote! { -#term }
+                    } else {
+                        term
+                    });
                 } else if neg {
                     out.extend(quote! { - #term });
                 } else {
@@ -111,7 +132,11 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
             if !c.is_zero() {
                 let neg = c.is_negative();
                 let l = lit(if neg { c.neg() } else { *c });
-                out.extend(if neg { quote! { - #l } } else { quote! { + #l } });
+                out.extend(if neg {
+                    quote! { - #l }
+                } else {
+                    quote! { + #l }
+                });
             }
             quote! { (#out) }
         }
@@ -127,13 +152,30 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
                     }
                 }
             };
-            let num: Vec<TokenStream> = fs.iter().filter(|(_, e)| *e > 0).map(|(b, e)| pow(*b, *e)).collect();
-            let den: Vec<TokenStream> = fs.iter().filter(|(_, e)| *e < 0).map(|(b, e)| pow(*b, -*e)).collect();
-            let num = if num.is_empty() { quote! { 1.0f64 } } else { quote! { #(#num)*** } };
+            let num: Vec<TokenStream> = fs
+                .iter()
+                .filter(|(_, e)| *e > 0)
+                .map(|(b, e)| pow(*b, *e))
+                .collect();
+            let den: Vec<TokenStream> = fs
+                .iter()
+                .filter(|(_, e)| *e < 0)
+                .map(|(b, e)| pow(*b, -*e))
+                .collect();
+            let product = |xs: Vec<TokenStream>| -> TokenStream {
+                let mut it = xs.into_iter();
+                let mut acc = it.next().unwrap_or_else(|| quote! { 1.0f64 });
+                for x in it {
+                    acc = quote! { #acc * #x };
+                }
+                acc
+            };
+            let num = product(num);
             if den.is_empty() {
                 quote! { (#num) }
             } else {
-                quote! { (#num / (#(#den)***)) }
+                let den = product(den);
+                quote! { (#num / (#den)) }
             }
         }
         Node::Fn(f, a) => {
@@ -183,7 +225,13 @@ fn lit_usize(n: usize) -> Literal {
 }
 
 /// The struct, its constructors and the `Model` impl.
-pub fn emit(m: &Checked, g: &Graph, syms: &Symbols, d: &Derived, defaults: &[Option<Number>]) -> TokenStream {
+pub fn emit(
+    m: &Checked,
+    g: &Graph,
+    syms: &Symbols,
+    d: &Derived,
+    defaults: &[Option<Number>],
+) -> TokenStream {
     let name = &m.name;
     let nq = syms.q.len();
     let nz = syms.z.len();
@@ -431,7 +479,13 @@ pub fn emit_struct(m: &Checked, defaults: &[Option<Number>]) -> TokenStream {
         let doc = format!("Parameter `{p}`.");
         quote! { #[doc = #doc] pub #p: f64 }
     });
-    let required: Vec<&syn::Ident> = m.params.iter().zip(defaults).filter(|(_, d)| d.is_none()).map(|((p, _), _)| p).collect();
+    let required: Vec<&syn::Ident> = m
+        .params
+        .iter()
+        .zip(defaults)
+        .filter(|(_, d)| d.is_none())
+        .map(|((p, _), _)| p)
+        .collect();
     let inits = m.params.iter().zip(defaults).map(|((p, _), d)| match d {
         None => quote! { #p },
         Some(v) => {

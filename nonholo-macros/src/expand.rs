@@ -50,13 +50,24 @@ fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
     };
     let kin = velocities::kinematics(m, &mut low, cx)?;
     let coords: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
-    let derived: mechanics::Derived = gibbs_appell::derive(&mut low, &lt, kin, &m.name.to_string(), &coords);
-    Some(emit::emit(m, &low.graph, &low.syms, &derived, &low.defaults))
+    let derived: mechanics::Derived =
+        gibbs_appell::derive(&mut low, &lt, kin, &m.name.to_string(), &coords);
+    Some(emit::emit(
+        m,
+        &low.graph,
+        &low.syms,
+        &derived,
+        &low.defaults,
+    ))
 }
 
 /// On errors, still emit the struct so that uses of it do not cascade into more errors.
 fn with_skeleton(m: &Checked, cx: Ctxt) -> TokenStream {
-    let defaults: Vec<Option<crate::sym::Number>> = m.params.iter().map(|(_, d)| d.as_ref().map(|_| crate::sym::Number::ZERO)).collect();
+    let defaults: Vec<Option<crate::sym::Number>> = m
+        .params
+        .iter()
+        .map(|(_, d)| d.as_ref().map(|_| crate::sym::Number::ZERO))
+        .collect();
     let s = emit::emit_struct(m, &defaults);
     let errors = cx.into_compile_errors();
     quote! { #s #errors }

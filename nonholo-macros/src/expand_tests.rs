@@ -52,3 +52,69 @@ fn print_skate() {
     let j = out[i..].find("type State").unwrap();
     println!("{}", out[i..i + j].replace("\\n", "\n"));
 }
+
+#[cfg(test)]
+fn print_eqs(src: &str) {
+    let out = expand_str(src);
+    if out.contains("compile_error") {
+        println!("{out}");
+        return;
+    }
+    let i = out.find("EQUATIONS").unwrap();
+    let j = out[i..].find("type State").unwrap();
+    println!("{}", out[i..i + j].replace("\\n", "\n"));
+}
+
+#[test]
+#[ignore]
+fn print_parallel_velocities() {
+    print_eqs(
+        r#"
+        pub struct TwoPoints;
+        parameters { m1, m2, g }
+        coordinates { x1, y1, x2, y2 }
+        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
+        potential_energy = -g * (m1 * x1 + m2 * x2);
+        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
+        velocities(rho, sigma, theta) {
+            dot(x1) = rho * cos(theta); dot(y1) = rho * sin(theta);
+            dot(x2) = sigma * cos(theta); dot(y2) = sigma * sin(theta);
+        }
+    "#,
+    );
+}
+
+#[test]
+#[ignore]
+fn print_coaxial_discs() {
+    print_eqs(
+        r#"
+        pub struct CoaxialDiscs;
+        parameters { m, a_inertia, b_inertia, r, a }
+        coordinates { x, y, theta1, theta2, psi }
+        kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))
+            + (0.5 * m * a * a + b_inertia) * dot(psi).powi(2) + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
+        constraints {
+            dot(x) - r * cos(psi) * dot(theta1) == 0.0;
+            dot(y) - r * sin(psi) * dot(theta1) == 0.0;
+            dot(x) + a * cos(psi) * dot(psi) - r * cos(psi) * dot(theta2) == 0.0;
+        }
+        speeds { z1 = dot(theta1); z2 = dot(theta2); }
+    "#,
+    );
+}
+
+#[test]
+#[ignore]
+fn print_independent_skate() {
+    print_eqs(
+        r#"
+        pub struct Skate2;
+        parameters { m, inertia }
+        coordinates { x, y, theta }
+        kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+        constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+        dependent { y }
+    "#,
+    );
+}

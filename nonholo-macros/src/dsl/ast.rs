@@ -15,16 +15,37 @@ pub enum BinOp {
 /// An expression of the DSL (a Rust subset).
 #[derive(Clone, Debug)]
 pub enum Expr {
-    Lit { value: Number, span: Span },
+    Lit {
+        value: Number,
+        span: Span,
+    },
     Ident(Ident),
     /// `dot(q)`: the velocity of coordinate `q`.
-    Dot { arg: Box<Expr>, span: Span },
-    Neg { expr: Box<Expr>, span: Span },
-    Bin { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
+    Dot {
+        arg: Box<Expr>,
+        span: Span,
+    },
+    Neg {
+        expr: Box<Expr>,
+        span: Span,
+    },
+    Bin {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        span: Span,
+    },
     /// `f(args)`.
-    Call { func: Ident, args: Vec<Expr> },
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+    },
     /// `recv.f(args)`.
-    Method { recv: Box<Expr>, func: Ident, args: Vec<Expr> },
+    Method {
+        recv: Box<Expr>,
+        func: Ident,
+        args: Vec<Expr>,
+    },
     /// A placeholder after a parse error already reported.
     Error(Span),
 }

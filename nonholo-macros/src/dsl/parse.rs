@@ -75,7 +75,10 @@ fn set_once<T>(slot: &mut Option<Section<T>>, kw: &Ident, value: T, cx: &Ctxt) {
             format!("merge the two `{kw}` sections into one"),
         );
     } else {
-        *slot = Some(Section { span: kw.span(), value });
+        *slot = Some(Section {
+            span: kw.span(),
+            value,
+        });
     }
 }
 
@@ -98,7 +101,10 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
         }
         input.parse::<Token![;]>()?;
         if m.name.is_some() {
-            cx.error(kw.span, "only one model struct per `nonholonomic!` invocation");
+            cx.error(
+                kw.span,
+                "only one model struct per `nonholonomic!` invocation",
+            );
         } else {
             m.attrs = attrs;
             m.vis = Some(vis);
@@ -241,7 +247,11 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             set_once(
                 &mut m.velocities,
                 &kw,
-                Velocities { span: kw.span(), params, defs },
+                Velocities {
+                    span: kw.span(),
+                    params,
+                    defs,
+                },
                 cx,
             );
         }
@@ -271,7 +281,10 @@ fn expect_semi(input: ParseStream, kw: &Ident) -> syn::Result<()> {
         input.parse::<Token![;]>()?;
         Ok(())
     } else if input.is_empty() {
-        Err(syn::Error::new(kw.span(), format!("`{kw} = ...` must end with `;`")))
+        Err(syn::Error::new(
+            kw.span(),
+            format!("`{kw} = ...` must end with `;`"),
+        ))
     } else {
         Err(input.error("expected an operator or `;`"))
     }
@@ -380,7 +393,12 @@ fn binary(input: ParseStream, min_prec: u8, cx: &Ctxt) -> syn::Result<Expr> {
             continue;
         }
         let rhs = binary(input, prec + 1, cx)?;
-        lhs = Expr::Bin { op, lhs: Box::new(lhs), rhs: Box::new(rhs), span };
+        lhs = Expr::Bin {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+            span,
+        };
     }
     Ok(lhs)
 }
@@ -390,7 +408,10 @@ fn unary(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
         let span = input.span();
         input.parse::<Token![-]>()?;
         let e = unary(input, cx)?;
-        return Ok(Expr::Neg { expr: Box::new(e), span });
+        return Ok(Expr::Neg {
+            expr: Box::new(e),
+            span,
+        });
     }
     if input.peek(Token![+]) {
         input.parse::<Token![+]>()?;
@@ -412,7 +433,11 @@ fn postfix(input: ParseStream, mut e: Expr, cx: &Ctxt) -> syn::Result<Expr> {
                 format!("expected a method call `.{func}(..)`; fields are not expressions"),
             ));
         };
-        e = Expr::Method { recv: Box::new(e), func, args };
+        e = Expr::Method {
+            recv: Box::new(e),
+            func,
+            args,
+        };
     }
     Ok(e)
 }
@@ -462,9 +487,16 @@ fn primary(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
             let args = call_args(input, cx)?;
             if id == "dot" {
                 if args.len() != 1 {
-                    return Err(syn::Error::new(span, "`dot` takes one coordinate: `dot(x)`"));
+                    return Err(syn::Error::new(
+                        span,
+                        "`dot` takes one coordinate: `dot(x)`",
+                    ));
                 }
-                let arg = args.into_iter().next().map(Box::new).unwrap_or_else(|| Box::new(Expr::Error(span)));
+                let arg = args
+                    .into_iter()
+                    .next()
+                    .map(Box::new)
+                    .unwrap_or_else(|| Box::new(Expr::Error(span)));
                 return Ok(Expr::Dot { arg, span });
             }
             return Ok(Expr::Call { func: id, args });
@@ -476,7 +508,10 @@ fn primary(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
 
 fn lit_number(digits: &str, suffix: &str, span: Span) -> syn::Result<Expr> {
     if !(suffix.is_empty() || suffix == "f64" || suffix == "f32") {
-        return Err(syn::Error::new(span, format!("numbers are f64; remove the suffix `{suffix}`")));
+        return Err(syn::Error::new(
+            span,
+            format!("numbers are f64; remove the suffix `{suffix}`"),
+        ));
     }
     match Number::parse_decimal(digits) {
         Some(value) => Ok(Expr::Lit { value, span }),

@@ -19,7 +19,13 @@ use crate::sym::Id;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, name: &str, coords: &[String]) -> Derived {
+pub fn derive(
+    low: &mut Lowered,
+    lt: &LagrangeTerms,
+    kin: Kinematics,
+    name: &str,
+    coords: &[String],
+) -> Derived {
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
@@ -29,7 +35,10 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, name: &str
 
     // psi_z (n x m) and the velocity-independent part of the acceleration,
     // a0 = psi_q psi + psi_t (Benenti's a_0 of eq. 3.5, plus the rheonomic psi_t).
-    let psi_z: Vec<Vec<Id>> = psi.iter().map(|p| s.z.iter().map(|z| g.diff(*p, *z)).collect()).collect();
+    let psi_z: Vec<Vec<Id>> = psi
+        .iter()
+        .map(|p| s.z.iter().map(|z| g.diff(*p, *z)).collect())
+        .collect();
     let a0: Vec<Id> = psi
         .iter()
         .map(|p| {
@@ -75,7 +84,9 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, name: &str
             let e = if be < al {
                 mass_matrix_g[be][al]
             } else {
-                let parts: Vec<Id> = (0..n).map(|i| g.mul(psi_z[i][al], a_psi_z[i][be])).collect();
+                let parts: Vec<Id> = (0..n)
+                    .map(|i| g.mul(psi_z[i][al], a_psi_z[i][be]))
+                    .collect();
                 g.add_all(&parts)
             };
             mass_matrix_g[al].push(e);
@@ -100,7 +111,10 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, name: &str
     let energy = g.subst(e, &at_psi);
 
     let mut text = String::new();
-    let _ = writeln!(text, "{name}: Gibbs–Appell equations (Benenti's first method, eqs. 6.3/7.1, rheonomic form)");
+    let _ = writeln!(
+        text,
+        "{name}: Gibbs–Appell equations (Benenti's first method, eqs. 6.3/7.1, rheonomic form)"
+    );
     let _ = writeln!(text, "coordinates q = ({})", coords.join(", "));
     let _ = writeln!(text, "speeds      z = ({})", kin.speed_names.join(", "));
     let _ = writeln!(text, "\ndq/dt = psi(q, z, t):");
@@ -111,13 +125,24 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, name: &str
     for al in 0..m {
         for be in al..m {
             if !g.is_zero(mass_matrix_g[al][be]) {
-                let _ = writeln!(text, "  G[{},{}] = {}", kin.speed_names[al], kin.speed_names[be], g.display(mass_matrix_g[al][be]));
+                let _ = writeln!(
+                    text,
+                    "  G[{},{}] = {}",
+                    kin.speed_names[al],
+                    kin.speed_names[be],
+                    g.display(mass_matrix_g[al][be])
+                );
             }
         }
     }
     let _ = writeln!(text, "\nG dz/dt = psi_z^T (F - h - A (psi_q psi + psi_t)):");
     for al in 0..m {
-        let _ = writeln!(text, "  [{}] {}", kin.speed_names[al], g.display(forcing[al]));
+        let _ = writeln!(
+            text,
+            "  [{}] {}",
+            kin.speed_names[al],
+            g.display(forcing[al])
+        );
     }
     let _ = writeln!(text, "\nenergy = {}", g.display(energy));
 

@@ -2,8 +2,8 @@
 //! equation"): the kinetic-energy matrix, the momenta and h, for
 //! `T = 1/2 qd^T A(q,t) qd + b(q,t)^T qd + c(q,t)` and `L = T - V`.
 
-use crate::sym::lower::Lowered;
 use crate::sym::linsolve::probably_zero;
+use crate::sym::lower::Lowered;
 use crate::sym::Id;
 
 pub struct LagrangeTerms {
@@ -27,7 +27,11 @@ pub fn lagrange_terms(low: &mut Lowered) -> Result<LagrangeTerms, (usize, usize,
     let mut a = vec![Vec::with_capacity(n); n];
     for i in 0..n {
         for j in 0..n {
-            let aij = if j < i { a[j][i] } else { g.diff(momenta[i], s.qd[j]) };
+            let aij = if j < i {
+                a[j][i]
+            } else {
+                g.diff(momenta[i], s.qd[j])
+            };
             a[i].push(aij);
         }
     }
@@ -55,5 +59,9 @@ pub fn lagrange_terms(low: &mut Lowered) -> Result<LagrangeTerms, (usize, usize,
         parts.push(g.diff(low.potential, s.q[i]));
         h.push(g.add_all(&parts));
     }
-    Ok(LagrangeTerms { momenta, mass_matrix_a: a, h })
+    Ok(LagrangeTerms {
+        momenta,
+        mass_matrix_a: a,
+        h,
+    })
 }

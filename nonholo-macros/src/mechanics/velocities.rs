@@ -109,7 +109,10 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
                     cx.error_help(
                         m.constraints[a].span,
                         "the `velocities(..)` parametrization does not satisfy this constraint",
-                        format!("with dot(q) = psi(q, z, t) the constraint leaves {}", g.display(r)),
+                        format!(
+                            "with dot(q) = psi(q, z, t) the constraint leaves {}",
+                            g.display(r)
+                        ),
                     );
                     ok = false;
                 }
@@ -130,14 +133,22 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
 }
 
 /// Independent velocities: the dependent ones solved from the constraints.
-fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Option<Kinematics> {
+fn independent(
+    m: &Checked,
+    low: &mut Lowered,
+    dependent: Option<&[usize]>,
+    cx: &Ctxt,
+) -> Option<Kinematics> {
     let n = low.syms.q.len();
     let qd = low.syms.qd.clone();
     let nc = low.constraints.len();
     let g = &mut low.graph;
     let linear = low.constraints.iter().all(|c| affine_in(g, *c, &qd));
     let parts: Vec<(Vec<Id>, Id)> = if linear {
-        low.constraints.iter().map(|c| affine_parts(g, *c, &qd)).collect()
+        low.constraints
+            .iter()
+            .map(|c| affine_parts(g, *c, &qd))
+            .collect()
     } else {
         vec![]
     };
@@ -148,7 +159,10 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
         None if linear => {
             let mut best: Option<(Vec<usize>, (bool, u32))> = None;
             for set in subsets(n, nc) {
-                let minor: Vec<Vec<Id>> = parts.iter().map(|(c, _)| set.iter().map(|j| c[*j]).collect()).collect();
+                let minor: Vec<Vec<Id>> = parts
+                    .iter()
+                    .map(|(c, _)| set.iter().map(|j| c[*j]).collect())
+                    .collect();
                 let d = det_small(g, &minor);
                 if probably_zero(g, d) {
                     continue;
@@ -174,7 +188,10 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
     };
     let auto_nonlinear = !linear && dependent.is_none() && nc > 0;
     let indep: Vec<usize> = (0..n).filter(|i| !dep.contains(i)).collect();
-    let speed_names: Vec<String> = indep.iter().map(|i| format!("dot({})", m.coords[*i])).collect();
+    let speed_names: Vec<String> = indep
+        .iter()
+        .map(|i| format!("dot({})", m.coords[*i]))
+        .collect();
     let zsyms: Vec<u32> = if auto_nonlinear {
         vec![]
     } else {
@@ -184,7 +201,11 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
     let z: Vec<Id> = zsyms.iter().map(|s| g.sym(*s)).collect();
     let inverse = SpeedsFromQdot::Explicit(indep.iter().map(|i| g.sym(qd[*i])).collect());
     if nc == 0 {
-        return Some(Kinematics { psi: z, inverse, speed_names });
+        return Some(Kinematics {
+            psi: z,
+            inverse,
+            speed_names,
+        });
     }
     if linear {
         let mut rows = Vec::with_capacity(n);
@@ -199,7 +220,11 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
             rhs.push(g.neg(*beta));
         }
         return match solve(g, &rows, &rhs) {
-            Some(psi) => Some(Kinematics { psi, inverse, speed_names }),
+            Some(psi) => Some(Kinematics {
+                psi,
+                inverse,
+                speed_names,
+            }),
             None => {
                 cx.error_help(
                     m.parametrization_span,
@@ -261,7 +286,10 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
     if dependent.is_none() {
         // Independent speeds are the velocities not chosen; rename accordingly.
         let indep: Vec<usize> = (0..n).filter(|i| !chosen.contains(i)).collect();
-        let names: Vec<String> = indep.iter().map(|i| format!("dot({})", m.coords[*i])).collect();
+        let names: Vec<String> = indep
+            .iter()
+            .map(|i| format!("dot({})", m.coords[*i]))
+            .collect();
         let zs: Vec<u32> = names.iter().map(|s| g.new_symbol(s)).collect();
         low.syms.z = zs.clone();
         let z: Vec<Id> = zs.iter().map(|s| g.sym(*s)).collect();
@@ -273,7 +301,11 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
             })
             .collect();
         let inverse = SpeedsFromQdot::Explicit(indep.iter().map(|i| g.sym(qd[*i])).collect());
-        return Some(Kinematics { psi, inverse, speed_names: names });
+        return Some(Kinematics {
+            psi,
+            inverse,
+            speed_names: names,
+        });
     }
     let map: HashMap<u32, Id> = indep.iter().zip(&z).map(|(i, zi)| (qd[*i], *zi)).collect();
     let psi: Vec<Id> = (0..n)
@@ -283,7 +315,11 @@ fn independent(m: &Checked, low: &mut Lowered, dependent: Option<&[usize]>, cx: 
             (None, None) => g.zero(),
         })
         .collect();
-    Some(Kinematics { psi, inverse, speed_names })
+    Some(Kinematics {
+        psi,
+        inverse,
+        speed_names,
+    })
 }
 
 fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
@@ -316,7 +352,16 @@ fn det_small(g: &mut Graph, a: &[Vec<Id>]) -> Id {
         if g.is_zero(a[0][c]) {
             continue;
         }
-        let minor: Vec<Vec<Id>> = a[1..].iter().map(|row| row.iter().enumerate().filter(|(j, _)| *j != c).map(|(_, x)| *x).collect()).collect();
+        let minor: Vec<Vec<Id>> = a[1..]
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != c)
+                    .map(|(_, x)| *x)
+                    .collect()
+            })
+            .collect();
         let d = det_small(g, &minor);
         let t = g.mul(a[0][c], d);
         parts.push(if c % 2 == 0 { t } else { g.neg(t) });

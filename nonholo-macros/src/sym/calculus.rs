@@ -39,7 +39,11 @@ impl Graph {
                     let db = self.diff(*b, s);
                     let mut factors = Vec::with_capacity(fs.len() + 1);
                     for (j, (b2, e2)) in fs.iter().enumerate() {
-                        let p = if i == j { self.powi(*b2, ex - 1) } else { self.powi(*b2, *e2) };
+                        let p = if i == j {
+                            self.powi(*b2, ex - 1)
+                        } else {
+                            self.powi(*b2, *e2)
+                        };
                         factors.push(p);
                     }
                     factors.push(db);
@@ -144,7 +148,9 @@ impl Graph {
     pub fn subst_many(&mut self, es: &[Id], map: &HashMap<u32, Id>) -> Vec<Id> {
         let mut memo = HashMap::new();
         let keys: Vec<u32> = map.keys().copied().collect();
-        es.iter().map(|e| self.subst_rec(*e, map, &keys, &mut memo)).collect()
+        es.iter()
+            .map(|e| self.subst_rec(*e, map, &keys, &mut memo))
+            .collect()
     }
 
     fn subst_rec(
@@ -217,7 +223,9 @@ impl Graph {
                 acc
             }
             Node::Fn(f, u) => f.eval(self.eval(*u, env, memo)),
-            Node::Fn2(Func2::Atan2, y, x) => self.eval(*y, env, memo).atan2(self.eval(*x, env, memo)),
+            Node::Fn2(Func2::Atan2, y, x) => {
+                self.eval(*y, env, memo).atan2(self.eval(*x, env, memo))
+            }
             Node::Fn2(Func2::Powf, a, b) => self.eval(*a, env, memo).powf(self.eval(*b, env, memo)),
         };
         memo.insert(e, v);
@@ -280,7 +288,8 @@ impl Graph {
                         out.push_str(if neg { " - " } else { " + " });
                     }
                     first = false;
-                    let no_numerator = matches!(self.node(*t), Node::Mul(fs) if fs.iter().all(|(_, e)| *e < 0));
+                    let no_numerator =
+                        matches!(self.node(*t), Node::Mul(fs) if fs.iter().all(|(_, e)| *e < 0));
                     if !ak.is_one() {
                         out.push_str(&ak.to_string());
                         if !no_numerator {

@@ -94,7 +94,9 @@ impl Func {
 
     fn parity(self) -> Parity {
         match self {
-            Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh => Parity::Odd,
+            Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh => {
+                Parity::Odd
+            }
             Func::Cos | Func::Cosh | Func::Abs => Parity::Even,
             Func::Sign => Parity::Odd,
             _ => Parity::None,
@@ -146,7 +148,9 @@ impl Graph {
 
     /// Declare a new symbol; symbols should be declared before expressions use them.
     pub fn new_symbol(&mut self, name: &str) -> u32 {
-        self.syms.push(SymInfo { name: name.to_string() });
+        self.syms.push(SymInfo {
+            name: name.to_string(),
+        });
         (self.syms.len() - 1) as u32
     }
 
@@ -546,7 +550,8 @@ impl Graph {
                         fs.push((b, e32));
                     } else {
                         let inv = lead.recip();
-                        let ts: Vec<(Number, Id)> = ts.into_iter().map(|(k, t)| (k.mul(inv), t)).collect();
+                        let ts: Vec<(Number, Id)> =
+                            ts.into_iter().map(|(k, t)| (k.mul(inv), t)).collect();
                         let nb = self.build_add(c.mul(inv), ts);
                         coeff = coeff.mul(lead.powi(e32));
                         fs.push((nb, e32));
@@ -625,7 +630,11 @@ impl Graph {
         let (k, t) = self.coeff_term(a);
         let fs = match t {
             Some(t) if self.is_sum(t) => vec![(t, n)],
-            Some(t) => self.factors_of(t).into_iter().map(|(b, e)| (b, e.saturating_mul(n))).collect(),
+            Some(t) => self
+                .factors_of(t)
+                .into_iter()
+                .map(|(b, e)| (b, e.saturating_mul(n)))
+                .collect(),
             None => vec![],
         };
         let (k2, t2) = self.build_mul(fs);

@@ -19,14 +19,23 @@ pub fn solve(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
     loop {
         let mut best: Option<(usize, usize, (usize, u8))> = None;
         for r in (0..n).filter(|r| !row_used[*r]) {
-            let nnz_r = (0..n).filter(|j| !col_used[*j] && !g.is_zero(a[r][*j])).count();
+            let nnz_r = (0..n)
+                .filter(|j| !col_used[*j] && !g.is_zero(a[r][*j]))
+                .count();
             for c in (0..n).filter(|c| !col_used[*c]) {
-                let Some(v) = g.as_number(a[r][c]) else { continue };
+                let Some(v) = g.as_number(a[r][c]) else {
+                    continue;
+                };
                 if v.is_zero() {
                     continue;
                 }
-                let nnz_c = (0..n).filter(|i| !row_used[*i] && !g.is_zero(a[*i][c])).count();
-                let key = ((nnz_r - 1) * (nnz_c - 1), u8::from(!(v.is_one() || v.neg().is_one())));
+                let nnz_c = (0..n)
+                    .filter(|i| !row_used[*i] && !g.is_zero(a[*i][c]))
+                    .count();
+                let key = (
+                    (nnz_r - 1) * (nnz_c - 1),
+                    u8::from(!(v.is_one() || v.neg().is_one())),
+                );
                 if best.is_none_or(|(_, _, k)| key < k) {
                     best = Some((r, c, key));
                 }
@@ -57,7 +66,10 @@ pub fn solve(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
     let cols: Vec<usize> = (0..n).filter(|c| !col_used[*c]).collect();
     let mut x: Vec<Option<Id>> = vec![None; n];
     if !rows.is_empty() {
-        let block: Vec<Vec<Id>> = rows.iter().map(|r| cols.iter().map(|c| a[*r][*c]).collect()).collect();
+        let block: Vec<Vec<Id>> = rows
+            .iter()
+            .map(|r| cols.iter().map(|c| a[*r][*c]).collect())
+            .collect();
         let k = rows.len();
         let mut memo = HashMap::new();
         let all = (1u32 << k) - 1;
@@ -74,7 +86,11 @@ pub fn solve(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
                 }
                 // adj[jj][ii] = (-1)^(ii+jj) det(minor without row ii, column jj)
                 let minor = det(g, &block, all & !(1 << ii), all & !(1 << jj), &mut memo);
-                let cof = if (ii + jj) % 2 == 0 { minor } else { g.neg(minor) };
+                let cof = if (ii + jj) % 2 == 0 {
+                    minor
+                } else {
+                    g.neg(minor)
+                };
                 parts.push(g.mul(cof, b[*r]));
             }
             let num = g.add_all(&parts);
@@ -96,7 +112,13 @@ pub fn solve(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
 
 /// Determinant of the sub-block on the row and column bit sets (Laplace expansion along
 /// the first row, memoized on the sets).
-fn det(g: &mut Graph, a: &[Vec<Id>], rows: u32, cols: u32, memo: &mut HashMap<(u32, u32), Id>) -> Id {
+fn det(
+    g: &mut Graph,
+    a: &[Vec<Id>],
+    rows: u32,
+    cols: u32,
+    memo: &mut HashMap<(u32, u32), Id>,
+) -> Id {
     if rows == 0 {
         return g.one();
     }
@@ -138,7 +160,9 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     for _ in 0..6 {
         let env: Vec<f64> = (0..n)
             .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 0.2 + 1.1 * ((state >> 11) as f64 / (1u64 << 53) as f64)
             })
             .collect();

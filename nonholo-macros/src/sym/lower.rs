@@ -47,12 +47,28 @@ struct Lowerer<'a> {
 pub fn lower(m: &Checked) -> Lowered {
     let mut g = Graph::new();
     let t = g.new_symbol("t");
-    let params: Vec<u32> = m.params.iter().map(|(p, _)| g.new_symbol(&p.to_string())).collect();
-    let q: Vec<u32> = m.coords.iter().map(|c| g.new_symbol(&c.to_string())).collect();
-    let qd: Vec<u32> = m.coords.iter().map(|c| g.new_symbol(&format!("dot({c})"))).collect();
+    let params: Vec<u32> = m
+        .params
+        .iter()
+        .map(|(p, _)| g.new_symbol(&p.to_string()))
+        .collect();
+    let q: Vec<u32> = m
+        .coords
+        .iter()
+        .map(|c| g.new_symbol(&c.to_string()))
+        .collect();
+    let qd: Vec<u32> = m
+        .coords
+        .iter()
+        .map(|c| g.new_symbol(&format!("dot({c})")))
+        .collect();
     let z: Vec<u32> = match &m.parametrization {
         Parametrization::Independent { .. } => vec![],
-        _ => m.speeds.iter().map(|s| g.new_symbol(&s.to_string())).collect(),
+        _ => m
+            .speeds
+            .iter()
+            .map(|s| g.new_symbol(&s.to_string()))
+            .collect(),
     };
     let mut names = HashMap::new();
     let tid = g.sym(t);
@@ -72,16 +88,30 @@ pub fn lower(m: &Checked) -> Lowered {
         let id = g.sym(*s);
         names.insert(name.to_string(), id);
     }
-    let let_index = m.lets.iter().enumerate().map(|(i, (n, _))| (n.to_string(), i)).collect();
-    let mut lw = Lowerer { g, names, qd_of, lets: &m.lets, let_index, let_cache: HashMap::new() };
+    let let_index = m
+        .lets
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (n.to_string(), i))
+        .collect();
+    let mut lw = Lowerer {
+        g,
+        names,
+        qd_of,
+        lets: &m.lets,
+        let_index,
+        let_cache: HashMap::new(),
+    };
 
     let defaults = m
         .params
         .iter()
-        .map(|(_, d)| d.as_ref().and_then(|d| {
-            let id = lw.expr(d);
-            lw.g.as_number(id)
-        }))
+        .map(|(_, d)| {
+            d.as_ref().and_then(|d| {
+                let id = lw.expr(d);
+                lw.g.as_number(id)
+            })
+        })
         .collect();
     let kinetic = lw.expr(&m.kinetic);
     let potential = match &m.potential {
@@ -112,7 +142,13 @@ pub fn lower(m: &Checked) -> Lowered {
     };
     Lowered {
         graph: lw.g,
-        syms: Symbols { t, params, q, qd, z },
+        syms: Symbols {
+            t,
+            params,
+            q,
+            qd,
+            z,
+        },
         kinetic,
         potential,
         forces,
@@ -145,7 +181,11 @@ impl Lowerer<'_> {
                 self.g.zero()
             }
             Expr::Dot { arg, .. } => match &**arg {
-                Expr::Ident(id) => self.qd_of.get(&id.to_string()).copied().unwrap_or_else(|| self.g.zero()),
+                Expr::Ident(id) => self
+                    .qd_of
+                    .get(&id.to_string())
+                    .copied()
+                    .unwrap_or_else(|| self.g.zero()),
                 _ => self.g.zero(),
             },
             Expr::Neg { expr, .. } => {
@@ -194,7 +234,11 @@ impl Lowerer<'_> {
             "atan2" => return self.g.func2(Func2::Atan2, a, b),
             "powf" => return self.g.func2(Func2::Powf, a, b),
             "powi" => {
-                let n = self.g.as_number(b).and_then(|n| n.as_int()).and_then(|n| i32::try_from(n).ok());
+                let n = self
+                    .g
+                    .as_number(b)
+                    .and_then(|n| n.as_int())
+                    .and_then(|n| i32::try_from(n).ok());
                 return match n {
                     Some(n) => self.g.powi(a, n),
                     None => self.g.func2(Func2::Powf, a, b),

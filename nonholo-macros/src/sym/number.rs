@@ -99,12 +99,20 @@ impl Number {
         if int_part.is_empty() && frac_part.is_empty() {
             return None;
         }
-        if !int_part.chars().chain(frac_part.chars()).all(|c| c.is_ascii_digit()) {
+        if !int_part
+            .chars()
+            .chain(frac_part.chars())
+            .all(|c| c.is_ascii_digit())
+        {
             return None;
         }
         let exact = || -> Option<Number> {
             let digits = format!("{int_part}{frac_part}");
-            let mut num: i128 = if digits.is_empty() { 0 } else { digits.parse().ok()? };
+            let mut num: i128 = if digits.is_empty() {
+                0
+            } else {
+                digits.parse().ok()?
+            };
             let mut scale = exp - frac_part.len() as i32;
             let mut den: i128 = 1;
             while scale > 0 {
@@ -286,8 +294,14 @@ mod tests {
         assert_eq!(Number::parse_decimal("0.5"), Some(Number::Rat(1, 2)));
         assert_eq!(Number::parse_decimal("2"), Some(Number::Rat(2, 1)));
         assert_eq!(Number::parse_decimal("1e-3"), Some(Number::Rat(1, 1000)));
-        assert_eq!(Number::parse_decimal("1_000.0f64"), Some(Number::Rat(1000, 1)));
-        assert!(matches!(Number::parse_decimal("1e-300"), Some(Number::Float(_))));
+        assert_eq!(
+            Number::parse_decimal("1_000.0f64"),
+            Some(Number::Rat(1000, 1))
+        );
+        assert!(matches!(
+            Number::parse_decimal("1e-300"),
+            Some(Number::Float(_))
+        ));
     }
 
     #[test]

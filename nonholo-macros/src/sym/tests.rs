@@ -11,7 +11,9 @@ use syn::parse::Parser;
 fn build(g: &mut Graph, syms: &mut HashMap<String, u32>, src: &str) -> Id {
     let cx = Ctxt::new();
     let ts: proc_macro2::TokenStream = src.parse().expect("tokens");
-    let e = (|s: syn::parse::ParseStream| parse_expr(s, &cx)).parse2(ts).expect("parse");
+    let e = (|s: syn::parse::ParseStream| parse_expr(s, &cx))
+        .parse2(ts)
+        .expect("parse");
     assert!(!cx.has_errors());
     lower(g, syms, &e)
 }
@@ -21,7 +23,9 @@ fn lower(g: &mut Graph, syms: &mut HashMap<String, u32>, e: &Expr) -> Id {
         Expr::Lit { value, .. } => g.num(*value),
         Expr::Ident(i) => {
             let name = i.to_string();
-            let s = *syms.entry(name.clone()).or_insert_with(|| g.new_symbol(&name));
+            let s = *syms
+                .entry(name.clone())
+                .or_insert_with(|| g.new_symbol(&name));
             g.sym(s)
         }
         Expr::Dot { .. } | Expr::Error(_) => panic!("unsupported in engine tests"),
@@ -159,7 +163,13 @@ derivatives! {
 
 #[test]
 fn derivative_matches_finite_difference() {
-    let cases = ["asin(x/3)", "x.powf(y)", "tanh(x*y)", "abs(x - 0.1)*sin(x)", "atan(x)/sqrt(1 + x*x)"];
+    let cases = [
+        "asin(x/3)",
+        "x.powf(y)",
+        "tanh(x*y)",
+        "abs(x - 0.1)*sin(x)",
+        "atan(x)/sqrt(1 + x*x)",
+    ];
     for src in cases {
         let mut g = Graph::new();
         let mut syms = HashMap::new();
@@ -177,7 +187,10 @@ fn derivative_matches_finite_difference() {
         em[sx as usize] -= h;
         let fd = (f(&g, &ep) - f(&g, &em)) / (2.0 * h);
         let exact = g.eval(d, &env, &mut HashMap::new());
-        assert!((fd - exact).abs() < 1e-7 * (1.0 + exact.abs()), "{src}: {fd} vs {exact}");
+        assert!(
+            (fd - exact).abs() < 1e-7 * (1.0 + exact.abs()),
+            "{src}: {fd} vs {exact}"
+        );
     }
 }
 

@@ -1,0 +1,129 @@
+//! Run-time errors: each carries the time and the state where it happened.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::Trajectory;
+
+/// What went wrong while evaluating or integrating a model.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The speeds' mass matrix `G = psi_z^T A psi_z` is not positive definite
+    /// (the kinetic energy is degenerate on the constraint, or the speed map is singular).
+    #[error("mass matrix G is not positive definite at t = {t} (state {state:?})")]
+    SingularMassMatrix {
+        /// Time.
+        t: f64,
+        /// State at which G was singular.
+        state: Vec<f64>,
+    },
+    /// A computed quantity was NaN or infinite.
+    #[error("{what} is not finite at t = {t} (state {state:?})")]
+    NonFinite {
+        /// Which quantity.
+        what: &'static str,
+        /// Time.
+        t: f64,
+        /// State.
+        state: Vec<f64>,
+    },
+    /// A state or velocity violates a constraint.
+    #[error(
+        "constraint {index} `{constraint}` violated by {residual:e} at t = {t} (state {state:?})"
+    )]
+    ConstraintViolated {
+        /// Index of the constraint.
+        index: usize,
+        /// The constraint as written in the model.
+        constraint: &'static str,
+        /// Its residual.
+        residual: f64,
+        /// Time.
+        t: f64,
+        /// The offending `[q, dot(q)]` or state.
+        state: Vec<f64>,
+    },
+    /// No speeds reproduce the given velocities.
+    #[error("no speeds reproduce the velocities at t = {t}: {reason} (q, dot(q) = {state:?})")]
+    NoSpeeds {
+        /// Why.
+        reason: &'static str,
+        /// Time.
+        t: f64,
+        /// `[q, dot(q)]`.
+        state: Vec<f64>,
+    },
+    /// A slice argument had the wrong length.
+    #[error("{what} has length {found}, expected {expected}")]
+    Dimension {
+        /// Which argument.
+        what: &'static str,
+        /// Expected length.
+        expected: usize,
+        /// Actual length.
+        found: usize,
+    },
+    /// The integrator's step size fell below what it can resolve.
+    #[error("step size underflow at t = {t} (state {state:?})")]
+    StepSize {
+        /// Time.
+        t: f64,
+        /// State.
+        state: Vec<f64>,
+    },
+    /// The integration engine reported a failure.
+    #[error("integrator failed at t = {t}: {message} (state {state:?})")]
+    Solver {
+        /// Time.
+        t: f64,
+        /// The engine's message.
+        message: String,
+        /// State.
+        state: Vec<f64>,
+    },
+    /// Options or arguments that cannot be honoured.
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
+    /// A time outside the span a trajectory covers (NaN bounds for an empty trajectory).
+    #[error("t = {t} is outside the trajectory's time span [{start}, {end}]")]
+    OutsideTimeSpan {
+        /// The requested time.
+        t: f64,
+        /// First sample time.
+        start: f64,
+        /// Last sample time.
+        end: f64,
+    },
+}
+
+/// An integration that stopped early: the [`Error`] and everything computed before it.
+///
+/// The partial trajectory is never thrown away: it ends at the last sample recorded before
+/// the failure, which is usually what is needed to see what went wrong. `?` converts it
+/// into a plain [`Error`] (dropping the partial trajectory).
+///
+/// ```
+/// use nonholo_runtime::{Error, SimulationError, Trajectory};
+///
+/// let e = SimulationError {
+///     error: Error::InvalidOptions("dt must be positive".into()),
+///     partial: Trajectory::from_names(&["x"], &["v"]),
+/// };
+/// assert!(e.partial.is_empty());
+/// assert_eq!(Error::from(e), Error::InvalidOptions("dt must be positive".into()));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{error} (after {} recorded samples)", partial.len())]
+pub struct SimulationError {
+    /// What stopped the integration.
+    pub error: Error,
+    /// The samples recorded before it stopped (possibly none).
+    pub partial: Trajectory,
+}
+
+impl From<SimulationError> for Error {
+    fn from(e: SimulationError) -> Self {
+        e.error
+    }
+}

@@ -1,0 +1,268 @@
+//! The one interface every formulation's generated code implements.
+
+use alloc::vec;
+
+use crate::Error;
+
+/// Which derivation produced a model's equations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Formulation {
+    /// Benenti's first method (Gibbs–Appell in explicit form, eqs. 6.3/7.1), state `[q, z]`.
+    GibbsAppell,
+    /// Boltzmann–Hamel with quasi-velocities (Talamucci 2015, eq. 20), state `[q, eta]`.
+    BoltzmannHamel,
+    /// Voronec equations (Talamucci), state `[q, independent dot(q)]`.
+    Voronec,
+    /// Benenti's second method (Lagrange multipliers, eqs. 8.5–8.14), state `[q, dot(q)]`.
+    Multipliers,
+}
+
+/// A nonholonomic mechanical system whose equations of motion were derived by
+/// `nonholonomic!`.
+///
+/// The state is `[q, z]`: the `NQ` generalized coordinates followed by the `NZ` speeds
+/// (Benenti's parameters z, Talamucci's quasi-velocities eta, or independent velocities).
+/// The velocities are `dot(q) = psi(q, z, t)` and the speeds evolve by the formulation's
+/// solved equations. Every per-step method works on caller-provided slices and never
+/// allocates; errors allocate only to report the failing state.
+///
+/// `nonholonomic!` writes the implementation; a hand-written one for a free particle on a
+/// line (state `[x, v]`, `dot(x) = v`, no constraints) shows what each item means:
+///
+/// ```
+/// use nonholo_runtime::{Error, Formulation, Model};
+///
+/// struct Particle {
+///     m: [f64; 1],
+/// }
+///
+/// impl Model for Particle {
+///     const COORDINATES: &'static [&'static str] = &["x"];
+///     const SPEEDS: &'static [&'static str] = &["v"];
+///     const PARAMETERS: &'static [&'static str] = &["m"];
+///     const CONSTRAINTS: &'static [&'static str] = &[];
+///     const NQ: usize = 1;
+///     const NZ: usize = 1;
+///     const NC: usize = 0;
+///     const DIM: usize = 2;
+///     const FORMULATION: Formulation = Formulation::GibbsAppell;
+///     const EQUATIONS: &'static str = "dot(x) = v\nm dot(v) = 0";
+///     type State = [f64; 2];
+///     const ZERO_STATE: [f64; 2] = [0.0; 2];
+///
+///     fn parameters(&self) -> Vec<f64> {
+///         self.m.to_vec()
+///     }
+///     fn rhs(&self, _t: f64, state: &[f64], dstate: &mut [f64]) -> Result<(), Error> {
+///         match (state, dstate) {
+///             ([_x, v], [dx, dv]) => {
+///                 *dx = *v;
+///                 *dv = 0.0;
+///                 Ok(())
+///             }
+///             (s, _) => Err(Error::Dimension { what: "state", expected: 2, found: s.len() }),
+///         }
+///     }
+///     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
+///         qdot.copy_from_slice(z);
+///         Ok(())
+///     }
+///     fn state_from_qdot(&self, _t: f64, q: &[f64], qdot: &[f64]) -> Result<[f64; 2], Error> {
+///         Ok([q[0], qdot[0]])
+///     }
+///     fn energy(&self, _t: f64, state: &[f64]) -> Result<f64, Error> {
+///         Ok(0.5 * self.m[0] * state[1] * state[1])
+///     }
+///     fn constraint_residual(
+///         &self,
+///         _t: f64,
+///         _q: &[f64],
+///         _qdot: &[f64],
+///         _residual: &mut [f64],
+///     ) -> Result<(), Error> {
+///         Ok(())
+///     }
+/// }
+///
+/// let p = Particle { m: [1.0] };
+/// let mut d = [0.0; 2];
+/// p.rhs(0.0, &[0.0, 2.0], &mut d).unwrap();
+/// assert_eq!(d, [2.0, 0.0]);
+/// ```
+pub trait Model {
+    /// Names of the generalized coordinates q, in state order.
+    const COORDINATES: &'static [&'static str];
+    /// Names of the speeds z, in state order.
+    const SPEEDS: &'static [&'static str];
+    /// Names of the parameters (the struct's fields), in declaration order.
+    const PARAMETERS: &'static [&'static str];
+    /// The constraints `C(q, dot(q), t) = 0` as written by the user.
+    const CONSTRAINTS: &'static [&'static str];
+    /// Number of coordinates.
+    const NQ: usize;
+    /// Number of speeds.
+    const NZ: usize;
+    /// Number of constraint equations.
+    const NC: usize;
+    /// State dimension, `NQ + NZ`.
+    const DIM: usize;
+    /// The derivation that produced [`Model::rhs`].
+    const FORMULATION: Formulation;
+    /// The derived equations as readable text, close to the papers' notation.
+    const EQUATIONS: &'static str;
+
+    /// The state, a plain `[f64; DIM]`.
+    type State: Copy
+        + core::fmt::Debug
+        + PartialEq
+        + AsRef<[f64]>
+        + AsMut<[f64]>
+        + Send
+        + Sync
+        + 'static;
+
+    /// The all-zero state.
+    const ZERO_STATE: Self::State;
+
+    /// The parameter values, in [`Model::PARAMETERS`] order (not a per-step call).
+    fn parameters(&self) -> alloc::vec::Vec<f64>;
+
+    /// The vector field: `dstate = [psi(q, z, t), dz/dt]`.
+    ///
+    /// Fails (never panics) when a slice has the wrong length, when the mass matrix G
+    /// of the speeds is not positive definite, or when a derivative is not finite.
+    fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> Result<(), Error>;
+
+    /// The velocities `dot(q) = psi(q, z, t)` (Benenti's eq. 2.1, Talamucci's eq. 13).
+    fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error>;
+
+    /// The state `[q, z]` whose velocities are the given `dot(q)`.
+    ///
+    /// Fails with [`Error::ConstraintViolated`] when `dot(q)` violates a constraint
+    /// (relative tolerance `1e-8`), and when no speeds reproduce `dot(q)`.
+    fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> Result<Self::State, Error>;
+
+    /// The energy `dot(q) . dL/d dot(q) - L`, the Legendre transform of `L = T - V`
+    /// (conserved when nothing depends on t and there are no extra forces; Talamucci eq. 18).
+    fn energy(&self, t: f64, state: &[f64]) -> Result<f64, Error>;
+
+    /// The constraint residuals `C_a(q, dot(q), t)` (`lhs - rhs` of each constraint).
+    fn constraint_residual(
+        &self,
+        t: f64,
+        q: &[f64],
+        qdot: &[f64],
+        residual: &mut [f64],
+    ) -> Result<(), Error>;
+}
+
+/// Check that a model's names, sizes and zero state agree with each other
+/// (`NQ + NZ = DIM`, one name per coordinate, speed and constraint, `ZERO_STATE` of length
+/// `DIM`).
+///
+/// Generated models always pass; the integrators call this first so that a hand-written
+/// [`Model`] with inconsistent constants fails with [`Error::Dimension`] instead of
+/// producing a mislabelled trajectory.
+pub fn validate_layout<M: Model>() -> Result<(), Error> {
+    let checks = [
+        ("NQ + NZ", M::DIM, M::NQ + M::NZ),
+        ("COORDINATES", M::NQ, M::COORDINATES.len()),
+        ("SPEEDS", M::NZ, M::SPEEDS.len()),
+        ("CONSTRAINTS", M::NC, M::CONSTRAINTS.len()),
+        ("ZERO_STATE", M::DIM, M::ZERO_STATE.as_ref().len()),
+    ];
+    for (what, expected, found) in checks {
+        if expected != found {
+            return Err(Error::Dimension {
+                what,
+                expected,
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Check a state `[q, z]` before integrating it: it must have length `DIM`, be finite,
+/// and its velocities `dot(q) = psi(q, z, t)` must satisfy every constraint to
+/// `|C_a| <= tol * (1 + max_i |dot(q)_i|)`.
+///
+/// With a speed parametrization the constraints hold for every `z` by construction, so
+/// this mostly catches a wrong `psi` in a hand-written model or, for
+/// [`Formulation::Multipliers`] (state `[q, dot(q)]`), initial velocities off the
+/// constraint manifold. Allocates two small buffers; meant for once per run (or per
+/// sample), not per step.
+///
+/// ```
+/// # use nonholo_runtime::{model::check_state, Error, Formulation, Model};
+/// # struct Rolling;
+/// # impl Model for Rolling {
+/// #     const COORDINATES: &'static [&'static str] = &["x", "phi"];
+/// #     const SPEEDS: &'static [&'static str] = &["w"];
+/// #     const PARAMETERS: &'static [&'static str] = &[];
+/// #     const CONSTRAINTS: &'static [&'static str] = &["dot(x) == dot(phi)"];
+/// #     const NQ: usize = 2;
+/// #     const NZ: usize = 1;
+/// #     const NC: usize = 1;
+/// #     const DIM: usize = 3;
+/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
+/// #     const EQUATIONS: &'static str = "";
+/// #     type State = [f64; 3];
+/// #     const ZERO_STATE: [f64; 3] = [0.0; 3];
+/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
+/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
+/// #         d[0] = s[2]; d[1] = s[2]; d[2] = 0.0; Ok(())
+/// #     }
+/// #     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
+/// #         qd[0] = z[0]; qd[1] = z[0]; Ok(())
+/// #     }
+/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 3], Error> {
+/// #         Ok([q[0], q[1], qd[0]])
+/// #     }
+/// #     fn energy(&self, _t: f64, s: &[f64]) -> Result<f64, Error> { Ok(s[2] * s[2]) }
+/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], qd: &[f64], r: &mut [f64])
+/// #         -> Result<(), Error> { r[0] = qd[0] - qd[1]; Ok(()) }
+/// # }
+/// // A disc rolling without slipping: dot(x) = dot(phi) = w holds for every w.
+/// assert!(check_state(&Rolling, 0.0, &[0.0, 0.0, 3.0], 1e-8).is_ok());
+/// assert!(matches!(
+///     check_state(&Rolling, 0.0, &[0.0, 3.0], 1e-8),
+///     Err(Error::Dimension { .. })
+/// ));
+/// ```
+pub fn check_state<M: Model>(model: &M, t: f64, state: &[f64], tol: f64) -> Result<(), Error> {
+    if state.len() != M::DIM {
+        return Err(Error::Dimension {
+            what: "state",
+            expected: M::DIM,
+            found: state.len(),
+        });
+    }
+    if !t.is_finite() || state.iter().any(|x| !x.is_finite()) {
+        return Err(Error::NonFinite {
+            what: "initial time or state",
+            t,
+            state: state.to_vec(),
+        });
+    }
+    let (q, z) = state.split_at(M::NQ.min(state.len()));
+    let mut qdot = vec![0.0; M::NQ];
+    model.qdot(t, q, z, &mut qdot)?;
+    let mut residual = vec![0.0; M::NC];
+    model.constraint_residual(t, q, &qdot, &mut residual)?;
+    let scale = 1.0 + qdot.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    for (index, r) in residual.iter().enumerate() {
+        // Written so that a NaN residual counts as a violation.
+        let within = r.abs() <= tol * scale;
+        if !within {
+            return Err(Error::ConstraintViolated {
+                index,
+                constraint: M::CONSTRAINTS.get(index).copied().unwrap_or("?"),
+                residual: *r,
+                t,
+                state: state.to_vec(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! Classical fixed-step Runge–Kutta (RK4), for embedded control loops and `no_std`.
+//!
+//! Everything else (adaptive steps, stiff methods, dense output) is diffsol's job; see
+//! `simulate` (feature `diffsol`).
+
+use crate::model::{check_state, validate_layout};
+use crate::{Error, Model, SimulationError, Trajectory};
+
+/// Tolerance of the initial constraint check in [`integrate_rk4`] (relative, as in
+/// [`check_state`]).
+const INITIAL_CONSTRAINT_TOL: f64 = 1e-8;
+
+/// Advance `state` from `t` to `t + dt` by one classical RK4 step.
+///
+/// Uses four stage buffers copied from [`Model::ZERO_STATE`] on the stack: no heap
+/// allocation unless an error is returned. On error, `state` is left unchanged.
+///
+/// Fails with the first error of [`Model::rhs`], with [`Error::NonFinite`] when the new
+/// state is not finite, and with [`Error::Dimension`] when `M::State` is not `DIM` long.
+///
+/// ```
+/// # use nonholo_runtime::{Error, Formulation, Model, rk4_step};
+/// # struct Decay;
+/// # impl Model for Decay {
+/// #     const COORDINATES: &'static [&'static str] = &["x"];
+/// #     const SPEEDS: &'static [&'static str] = &[];
+/// #     const PARAMETERS: &'static [&'static str] = &[];
+/// #     const CONSTRAINTS: &'static [&'static str] = &[];
+/// #     const NQ: usize = 1;
+/// #     const NZ: usize = 0;
+/// #     const NC: usize = 0;
+/// #     const DIM: usize = 1;
+/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
+/// #     const EQUATIONS: &'static str = "dot(x) = -x";
+/// #     type State = [f64; 1];
+/// #     const ZERO_STATE: [f64; 1] = [0.0];
+/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
+/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
+/// #         d[0] = -s[0]; Ok(())
+/// #     }
+/// #     fn qdot(&self, _t: f64, q: &[f64], _z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
+/// #         qd[0] = -q[0]; Ok(())
+/// #     }
+/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], _qd: &[f64]) -> Result<[f64; 1], Error> {
+/// #         Ok([q[0]])
+/// #     }
+/// #     fn energy(&self, _t: f64, _s: &[f64]) -> Result<f64, Error> { Ok(0.0) }
+/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
+/// #         -> Result<(), Error> { Ok(()) }
+/// # }
+/// // dx/dt = -x: one step of RK4 is the degree-4 Taylor polynomial of exp(-dt).
+/// let mut x = [1.0];
+/// rk4_step(&Decay, 0.0, &mut x, 0.1).unwrap();
+/// let taylor = 1.0 - 0.1 + 0.01 / 2.0 - 0.001 / 6.0 + 0.0001 / 24.0;
+/// assert!((x[0] - taylor).abs() < 1e-15);
+/// ```
+pub fn rk4_step<M: Model>(model: &M, t: f64, state: &mut M::State, dt: f64) -> Result<(), Error> {
+    let mut k1 = M::ZERO_STATE;
+    model.rhs(t, state.as_ref(), k1.as_mut())?;
+    step_with_k1::<M>(model, t, state, dt, &k1)
+}
+
+/// One RK4 step given the first stage `k1 = f(t, state)` (so a caller that already has it,
+/// like [`integrate_rk4`] which records it, does not evaluate it twice).
+fn step_with_k1<M: Model>(
+    model: &M,
+    t: f64,
+    state: &mut M::State,
+    dt: f64,
+    k1: &M::State,
+) -> Result<(), Error> {
+    let y = state.as_ref();
+    if y.len() != M::DIM {
+        return Err(Error::Dimension {
+            what: "M::State",
+            expected: M::DIM,
+            found: y.len(),
+        });
+    }
+    let (mut k2, mut k3, mut k4, mut tmp) =
+        (M::ZERO_STATE, M::ZERO_STATE, M::ZERO_STATE, M::ZERO_STATE);
+    // tmp = y + a k, written as a closure over slices so no stage indexes anything.
+    let stage = |tmp: &mut M::State, k: &M::State, a: f64| {
+        for ((o, yi), ki) in tmp.as_mut().iter_mut().zip(y).zip(k.as_ref()) {
+            *o = yi + a * ki;
+        }
+    };
+    let h2 = 0.5 * dt;
+    stage(&mut tmp, k1, h2);
+    model.rhs(t + h2, tmp.as_ref(), k2.as_mut())?;
+    stage(&mut tmp, &k2, h2);
+    model.rhs(t + h2, tmp.as_ref(), k3.as_mut())?;
+    stage(&mut tmp, &k3, dt);
+    model.rhs(t + dt, tmp.as_ref(), k4.as_mut())?;
+
+    let w = dt / 6.0;
+    let stages = k1.as_ref().iter().zip(k2.as_ref()).zip(k3.as_ref());
+    for ((o, yi), (((a, b), c), d)) in tmp.as_mut().iter_mut().zip(y).zip(stages.zip(k4.as_ref())) {
+        *o = yi + w * (a + 2.0 * b + 2.0 * c + d);
+    }
+    if tmp.as_ref().iter().any(|x| !x.is_finite()) {
+        return Err(Error::NonFinite {
+            what: "RK4 state",
+            t: t + dt,
+            state: tmp.as_ref().to_vec(),
+        });
+    }
+    *state = tmp;
+    Ok(())
+}
+
+/// Integrate `steps` fixed RK4 steps of size `dt` from `(t0, state0)`, recording every step
+/// (so `steps + 1` samples, at `t0 + i dt`, each with its derivative for
+/// [`Trajectory::at`]).
+///
+/// Checks first that `state0` has length `M::DIM` ([`Error::Dimension`]), that it satisfies
+/// the constraints ([`Error::ConstraintViolated`], tolerance `1e-8` as in
+/// [`check_state`]), and that `dt` is positive and finite ([`Error::InvalidOptions`]). A
+/// failure part-way returns the samples recorded so far in [`SimulationError::partial`].
+///
+/// The per-step work allocates nothing; the trajectory itself grows on the heap.
+// One error per run, and it carries the trajectory by value on purpose (no Box to
+// look through): its size does not matter.
+#[allow(clippy::result_large_err)]
+pub fn integrate_rk4<M: Model>(
+    model: &M,
+    state0: &[f64],
+    t0: f64,
+    dt: f64,
+    steps: usize,
+) -> Result<Trajectory, SimulationError> {
+    let mut traj = Trajectory::new::<M>();
+    let fail = |error, partial| SimulationError { error, partial };
+    if let Err(e) = validate_layout::<M>() {
+        return Err(fail(e, traj));
+    }
+    let dt_ok = dt > 0.0 && dt.is_finite() && t0.is_finite();
+    if !dt_ok {
+        let msg = alloc::format!("RK4 needs finite t0 and dt > 0 (t0 = {t0}, dt = {dt})");
+        return Err(fail(Error::InvalidOptions(msg), traj));
+    }
+    if let Err(e) = check_state(model, t0, state0, INITIAL_CONSTRAINT_TOL) {
+        return Err(fail(e, traj));
+    }
+    traj.reserve(steps.saturating_add(1));
+    let mut state = M::ZERO_STATE;
+    for (s, x) in state.as_mut().iter_mut().zip(state0) {
+        *s = *x;
+    }
+    let mut k1 = M::ZERO_STATE;
+    for i in 0..=steps {
+        // t_i from i, not by accumulation, so long runs do not drift in time.
+        let t = t0 + i as f64 * dt;
+        let recorded = model
+            .rhs(t, state.as_ref(), k1.as_mut())
+            .and_then(|()| traj.push(t, state.as_ref(), k1.as_ref()));
+        if let Err(e) = recorded {
+            return Err(fail(e, traj));
+        }
+        if i < steps {
+            if let Err(e) = step_with_k1::<M>(model, t, &mut state, dt, &k1) {
+                return Err(fail(e, traj));
+            }
+        }
+    }
+    Ok(traj)
+}

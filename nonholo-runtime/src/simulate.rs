@@ -1,0 +1,513 @@
+//! Adaptive integration of a [`Model`] with diffsol (feature `diffsol`).
+//!
+//! diffsol does the integrating (step-size control, dense output); this module adapts a
+//! [`Model`] to its slice-based closures, validates the inputs, samples the solution and
+//! turns every failure — the model's own errors included — into a [`SimulationError`]
+//! that keeps the trajectory computed so far.
+
+use alloc::format;
+use alloc::string::ToString;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use core::ops::Range;
+
+use diffsol::error::OdeSolverError;
+use diffsol::{
+    DiffsolError, NalgebraMat, OdeBuilder, OdeSolverMethod, OdeSolverStopReason, VectorCommon,
+};
+
+use crate::model::{check_state, validate_layout};
+use crate::{Error, Model, SimulationError, Trajectory};
+
+/// Integration method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Method {
+    /// Tsitouras 5(4) explicit Runge–Kutta with 4th-order dense output (diffsol's
+    /// `tsit45`): the choice for non-stiff mechanical systems.
+    #[default]
+    Tsit45,
+    /// Variable-order BDF for stiff systems (diffsol's `bdf`).
+    ///
+    /// Not available yet: it needs the exact Jacobian of [`Model::rhs`], which the trait does
+    /// not provide yet; [`simulate`] returns [`Error::InvalidOptions`].
+    Bdf,
+    /// ESDIRK3(4) singly diagonally implicit Runge–Kutta (diffsol's `esdirk34`).
+    ///
+    /// Not available yet, for the same reason as [`Method::Bdf`].
+    Esdirk34,
+}
+
+/// When [`simulate`] records a sample.
+#[derive(Debug, Clone, PartialEq)]
+enum Sampling {
+    /// At `t0` and after every accepted internal step.
+    Steps,
+    /// At these times (strictly increasing, within the time span).
+    Times(Vec<f64>),
+    /// At `t0 + k dt`.
+    Every(f64),
+}
+
+/// Settings for [`simulate`], built from [`Options::default`].
+///
+/// ```
+/// use nonholo_runtime::{Method, Options};
+///
+/// let options = Options::default()
+///     .rtol(1e-8)
+///     .atol(1e-10)
+///     .method(Method::Tsit45)
+///     .sample_every(0.01)
+///     .check_constraints(1e-9);
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    rtol: f64,
+    atol: f64,
+    method: Method,
+    sampling: Sampling,
+    max_steps: usize,
+    constraint_tol: f64,
+    monitor_constraints: bool,
+}
+
+impl Default for Options {
+    /// `rtol = atol = 1e-10`, [`Method::Tsit45`], a sample after every internal step,
+    /// at most 1 000 000 steps, initial constraint check to `1e-8`.
+    fn default() -> Self {
+        Self {
+            rtol: 1e-10,
+            atol: 1e-10,
+            method: Method::Tsit45,
+            sampling: Sampling::Steps,
+            max_steps: 1_000_000,
+            constraint_tol: 1e-8,
+            monitor_constraints: false,
+        }
+    }
+}
+
+impl Options {
+    /// Relative tolerance of the local error control (`>= 0`).
+    pub fn rtol(mut self, rtol: f64) -> Self {
+        self.rtol = rtol;
+        self
+    }
+
+    /// Absolute tolerance of the local error control, the same for every state component
+    /// (`> 0`).
+    pub fn atol(mut self, atol: f64) -> Self {
+        self.atol = atol;
+        self
+    }
+
+    /// Integration method (only [`Method::Tsit45`] for now).
+    pub fn method(mut self, method: Method) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// Record samples exactly at these times (by diffsol's dense output), and stop
+    /// integrating at the last one. They must be finite, strictly increasing and inside
+    /// the time span given to [`simulate`].
+    pub fn sample_times(mut self, times: Vec<f64>) -> Self {
+        self.sampling = Sampling::Times(times);
+        self
+    }
+
+    /// Record samples at `t0 + k dt`, `k = 0, 1, ...` up to `t1` (included when it lands on
+    /// the grid, to a relative `1e-9` of `dt`), and stop integrating at the last one.
+    pub fn sample_every(mut self, dt: f64) -> Self {
+        self.sampling = Sampling::Every(dt);
+        self
+    }
+
+    /// Record a sample at `t0` and after every accepted internal step (the default).
+    pub fn sample_steps(mut self) -> Self {
+        self.sampling = Sampling::Steps;
+        self
+    }
+
+    /// Give up with [`Error::Solver`] after this many accepted steps.
+    pub fn max_steps(mut self, max_steps: usize) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// Check the constraints at every recorded sample, not only at the start, with
+    /// tolerance `tol` (relative as in [`check_state`]); stop with
+    /// [`Error::ConstraintViolated`] at the first violation. `f64::INFINITY` switches
+    /// every check off, the initial one included.
+    ///
+    /// With speeds the constraints hold by construction, so this is a test of the model;
+    /// it matters for [`crate::Formulation::Multipliers`], whose state drifts off the
+    /// constraints.
+    pub fn check_constraints(mut self, tol: f64) -> Self {
+        self.constraint_tol = tol;
+        self.monitor_constraints = true;
+        self
+    }
+}
+
+/// Integrate `model` from `state0` over the time span `t` with diffsol.
+///
+/// Before integrating it checks that the model's constants are consistent, that `state0`
+/// has length `M::DIM` ([`Error::Dimension`]), that it satisfies the constraints
+/// ([`Error::ConstraintViolated`], see [`Options::check_constraints`]) and that the options
+/// make sense ([`Error::InvalidOptions`]; `t.start < t.end` — integration runs forward).
+///
+/// Every sample stores the state and `d state/dt` (from [`Model::rhs`]), so
+/// [`Trajectory::at`] interpolates between samples. Errors stop the integration and come
+/// back with the samples recorded so far in [`SimulationError::partial`]:
+///
+/// - the first error [`Model::rhs`] returns, in any stage of any step attempt, as is;
+/// - [`Error::NonFinite`] when an accepted state is not finite;
+/// - [`Error::StepSize`] when diffsol's step size underflows (or its error test fails too
+///   often), typically at a singularity;
+/// - [`Error::Solver`] for any other failure of diffsol, and when `max_steps` is reached.
+///
+/// ```
+/// use nonholo_runtime::{simulate, Options};
+/// # use nonholo_runtime::{Error, Formulation, Model};
+/// # struct Oscillator;
+/// # impl Model for Oscillator {
+/// #     const COORDINATES: &'static [&'static str] = &["x"];
+/// #     const SPEEDS: &'static [&'static str] = &["v"];
+/// #     const PARAMETERS: &'static [&'static str] = &[];
+/// #     const CONSTRAINTS: &'static [&'static str] = &[];
+/// #     const NQ: usize = 1;
+/// #     const NZ: usize = 1;
+/// #     const NC: usize = 0;
+/// #     const DIM: usize = 2;
+/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
+/// #     const EQUATIONS: &'static str = "dot(x) = v\ndot(v) = -x";
+/// #     type State = [f64; 2];
+/// #     const ZERO_STATE: [f64; 2] = [0.0; 2];
+/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
+/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
+/// #         d[0] = s[1]; d[1] = -s[0]; Ok(())
+/// #     }
+/// #     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
+/// #         qd[0] = z[0]; Ok(())
+/// #     }
+/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 2], Error> {
+/// #         Ok([q[0], qd[0]])
+/// #     }
+/// #     fn energy(&self, _t: f64, s: &[f64]) -> Result<f64, Error> {
+/// #         Ok(0.5 * (s[0] * s[0] + s[1] * s[1]))
+/// #     }
+/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
+/// #         -> Result<(), Error> { Ok(()) }
+/// # }
+/// // x'' = -x from x = 1, v = 0: x(t) = cos t.
+/// let options = Options::default().sample_every(0.5);
+/// let tr = simulate(&Oscillator, &[1.0, 0.0], 0.0..3.0, &options)?;
+/// assert_eq!(tr.len(), 7);
+/// let (t, state) = tr.last().unwrap();
+/// assert_eq!(t, 3.0);
+/// assert!((state[0] - 3.0_f64.cos()).abs() < 1e-8);
+/// # Ok::<(), nonholo_runtime::SimulationError>(())
+/// ```
+// One error per run, and it carries the trajectory by value on purpose (no Box to
+// look through): its size does not matter.
+#[allow(clippy::result_large_err)]
+pub fn simulate<M: Model>(
+    model: &M,
+    state0: &[f64],
+    t: Range<f64>,
+    options: &Options,
+) -> Result<Trajectory, SimulationError> {
+    let mut traj = Trajectory::new::<M>();
+    match prepare(model, state0, &t, options).and_then(|samples| {
+        traj.reserve(samples.as_ref().map_or(0, Vec::len));
+        run(model, state0, &t, options, samples.as_deref(), &mut traj)
+    }) {
+        Ok(()) => Ok(traj),
+        Err(error) => Err(SimulationError {
+            error,
+            partial: traj,
+        }),
+    }
+}
+
+/// Validate everything; the requested sample times (`None`: every step).
+fn prepare<M: Model>(
+    model: &M,
+    state0: &[f64],
+    t: &Range<f64>,
+    o: &Options,
+) -> Result<Option<Vec<f64>>, Error> {
+    let invalid = |msg: alloc::string::String| Err(Error::InvalidOptions(msg));
+    validate_layout::<M>()?;
+    if M::DIM == 0 {
+        return invalid("the model has an empty state".to_string());
+    }
+    if state0.len() != M::DIM {
+        return Err(Error::Dimension {
+            what: "state0",
+            expected: M::DIM,
+            found: state0.len(),
+        });
+    }
+    if o.method != Method::Tsit45 {
+        return invalid(format!(
+            "{:?} needs the exact Jacobian of Model::rhs, which is not available yet; \
+             use Method::Tsit45",
+            o.method
+        ));
+    }
+    let (t0, t1) = (t.start, t.end);
+    let span_ok = t0.is_finite() && t1.is_finite() && t0 < t1;
+    if !span_ok {
+        return invalid(format!(
+            "time span {t0}..{t1} must be finite and increasing"
+        ));
+    }
+    let tol_ok = o.rtol >= 0.0 && o.rtol.is_finite() && o.atol > 0.0 && o.atol.is_finite();
+    if !tol_ok {
+        return invalid(format!(
+            "need rtol >= 0 and atol > 0, finite (rtol = {}, atol = {})",
+            o.rtol, o.atol
+        ));
+    }
+    if o.max_steps == 0 {
+        return invalid("max_steps must be positive".to_string());
+    }
+    let tol_is_number = o.constraint_tol >= 0.0;
+    if !tol_is_number {
+        return invalid(format!(
+            "constraint tolerance {} must be >= 0",
+            o.constraint_tol
+        ));
+    }
+    let samples = match &o.sampling {
+        Sampling::Steps => None,
+        Sampling::Times(times) => {
+            let increasing = times.windows(2).all(|w| matches!(w, [a, b] if a < b));
+            let inside = times.iter().all(|s| *s >= t0 && *s <= t1);
+            if times.is_empty() || !increasing || !inside {
+                return invalid(format!(
+                    "sample times must be non-empty, strictly increasing and within \
+                     [{t0}, {t1}] (got {} times)",
+                    times.len()
+                ));
+            }
+            Some(times.clone())
+        }
+        Sampling::Every(dt) => Some(grid(t0, t1, *dt)?),
+    };
+    if o.constraint_tol < f64::INFINITY {
+        check_state(model, t0, state0, o.constraint_tol)?;
+    } else if state0.iter().any(|x| !x.is_finite()) {
+        return Err(Error::NonFinite {
+            what: "initial state",
+            t: t0,
+            state: state0.to_vec(),
+        });
+    }
+    Ok(samples)
+}
+
+/// `t0 + k dt` for `k = 0..=n`, the last clamped to `t1` when it overshoots by roundoff.
+fn grid(t0: f64, t1: f64, dt: f64) -> Result<Vec<f64>, Error> {
+    // Far more samples than memory allows is a mistake in dt, not a request.
+    const MAX_SAMPLES: f64 = 4_294_967_296.0;
+    let n = ((t1 - t0) / dt + 1e-9).floor();
+    let ok = dt > 0.0 && dt.is_finite() && n < MAX_SAMPLES;
+    if !ok {
+        return Err(Error::InvalidOptions(format!(
+            "sample_every({dt}) must be positive and give fewer than 2^32 samples on \
+             [{t0}, {t1}]"
+        )));
+    }
+    // n is a non-negative integer below 2^32, so the cast is exact.
+    let n = n as usize;
+    let times: Vec<f64> = (0..=n).map(|k| (t0 + k as f64 * dt).min(t1)).collect();
+    if times.windows(2).any(|w| matches!(w, [a, b] if a >= b)) {
+        return Err(Error::InvalidOptions(format!(
+            "sample_every({dt}) is too small to resolve times near {t0}"
+        )));
+    }
+    Ok(times)
+}
+
+/// The copy of a diffsol vector as a slice.
+fn slice(v: &diffsol::NalgebraVec<f64>) -> &[f64] {
+    v.inner().as_slice()
+}
+
+/// Map a diffsol failure at `(t, state)` to an [`Error`].
+fn engine_error(e: DiffsolError, t: f64, state: &[f64]) -> Error {
+    match e {
+        DiffsolError::OdeSolverError(
+            OdeSolverError::StepSizeTooSmall { time }
+            | OdeSolverError::TooManyErrorTestFailures { time, .. },
+        ) => Error::StepSize {
+            t: time,
+            state: state.to_vec(),
+        },
+        other => Error::Solver {
+            t,
+            message: other.to_string(),
+            state: state.to_vec(),
+        },
+    }
+}
+
+/// Append `(t, y)` with its derivative; check the constraints when asked.
+fn record<M: Model>(
+    model: &M,
+    traj: &mut Trajectory,
+    dy: &mut [f64],
+    t: f64,
+    y: &[f64],
+    monitor: Option<f64>,
+) -> Result<(), Error> {
+    model.rhs(t, y, dy)?;
+    traj.push(t, y, dy)?;
+    match monitor {
+        Some(tol) => check_state(model, t, y, tol),
+        None => Ok(()),
+    }
+}
+
+fn run<M: Model>(
+    model: &M,
+    state0: &[f64],
+    t: &Range<f64>,
+    o: &Options,
+    samples: Option<&[f64]>,
+    traj: &mut Trajectory,
+) -> Result<(), Error> {
+    let t0 = t.start;
+    let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
+    let monitor =
+        (o.monitor_constraints && o.constraint_tol < f64::INFINITY).then_some(o.constraint_tol);
+    let mut dy = vec![0.0; M::DIM];
+
+    // diffsol's closures cannot fail: the first model error is parked here, the stage is
+    // poisoned with NaN (so diffsol rejects the step) and the error is reported after the
+    // step, in preference to whatever diffsol made of the NaNs.
+    let failure: RefCell<Option<Error>> = RefCell::new(None);
+    let rhs = |x: &[f64], _p: &[f64], t: f64, y: &mut [f64]| {
+        if failure.borrow().is_none() {
+            match model.rhs(t, x, y) {
+                Ok(()) => return,
+                Err(e) => *failure.borrow_mut() = Some(e),
+            }
+        }
+        y.fill(f64::NAN);
+    };
+    let init = |_p: &[f64], _t: f64, y: &mut [f64]| {
+        for (yi, x) in y.iter_mut().zip(state0) {
+            *yi = *x;
+        }
+    };
+    let take_failure = || failure.borrow_mut().take();
+
+    let problem = OdeBuilder::<NalgebraMat<f64>>::new()
+        .rtol(o.rtol)
+        .atol([o.atol])
+        .t0(t0)
+        // Only its sign matters: diffsol picks the first step itself (Hairer's algorithm).
+        .h0(t_end - t0)
+        .rhs(rhs)
+        .init(init, M::DIM)
+        .build()
+        .map_err(|e| engine_error(e, t0, state0))?;
+    let solver = problem.tsit45();
+    // The first-step heuristic already evaluates rhs, possibly past t0.
+    if let Some(e) = take_failure() {
+        return Err(e);
+    }
+    let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
+
+    // Samples at t0.
+    let mut next = 0;
+    match samples {
+        None => record(model, traj, &mut dy, t0, state0, monitor)?,
+        Some(s) => {
+            while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t0) {
+                record(model, traj, &mut dy, ts, state0, monitor)?;
+                next += 1;
+            }
+            if next == s.len() {
+                return Ok(());
+            }
+        }
+    }
+    solver
+        .set_stop_time(t_end)
+        .map_err(|e| engine_error(e, t0, state0))?;
+
+    let mut y_now = vec![0.0; M::DIM];
+    let mut steps = 0_usize;
+    loop {
+        if steps >= o.max_steps {
+            let st = solver.state();
+            return Err(Error::Solver {
+                t: st.t,
+                message: format!("maximum number of steps ({}) reached", o.max_steps),
+                state: slice(st.y).to_vec(),
+            });
+        }
+        let t_old = solver.state().t;
+        let result = solver.step();
+        steps += 1;
+        if let Some(e) = take_failure() {
+            return Err(e);
+        }
+        let t_now = {
+            let st = solver.state();
+            for (o, x) in y_now.iter_mut().zip(slice(st.y)) {
+                *o = *x;
+            }
+            st.t
+        };
+        let reason = result.map_err(|e| engine_error(e, t_now, &y_now))?;
+        // diffsol checks its absolute minimum step only after a rejection; an accepted step
+        // too small to change t (near a singularity) is an underflow all the same.
+        let advanced = t_now > t_old;
+        if !advanced {
+            return Err(Error::StepSize {
+                t: t_now,
+                state: y_now.clone(),
+            });
+        }
+        if y_now.iter().any(|x| !x.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "state",
+                t: t_now,
+                state: y_now.clone(),
+            });
+        }
+        // diffsol lands within roundoff of t_end; label that sample t_end exactly.
+        let at_end = reason == OdeSolverStopReason::TstopReached;
+        match samples {
+            None => {
+                let ts = if at_end { t_end } else { t_now };
+                record(model, traj, &mut dy, ts, &y_now, monitor)?;
+            }
+            Some(s) => {
+                while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_end) {
+                    if ts >= t_now {
+                        record(model, traj, &mut dy, ts, &y_now, monitor)?;
+                    } else {
+                        // Dense output of the last step.
+                        let y = solver
+                            .interpolate(ts)
+                            .map_err(|e| engine_error(e, t_now, &y_now))?;
+                        record(model, traj, &mut dy, ts, slice(&y), monitor)?;
+                    }
+                    next += 1;
+                }
+            }
+        }
+        if at_end {
+            return Ok(());
+        }
+    }
+}
