@@ -2,6 +2,9 @@
 //! -> [`emit`]. Data flows one way; every stage records errors in a shared [`ctxt::Ctxt`]
 //! so that all mistakes are reported at once, each on the user's span.
 
+// Matrix code indexes like the papers' formulas (A_ij, G_ab); iterator rewrites obscure it.
+#![allow(clippy::needless_range_loop)]
+
 mod check;
 mod ctxt;
 mod dsl;

@@ -154,7 +154,6 @@ impl Constraint {
 
 /// `velocities(z1, z2) { dot(q) = psi; ... }`.
 pub struct Velocities {
-    pub span: Span,
     pub params: Vec<Ident>,
     /// (coordinate named inside `dot(..)`, its expression).
     pub defs: Vec<(Ident, Expr)>,

@@ -244,16 +244,7 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
                 defs.push((q, expr));
                 Ok(())
             });
-            set_once(
-                &mut m.velocities,
-                &kw,
-                Velocities {
-                    span: kw.span(),
-                    params,
-                    defs,
-                },
-                cx,
-            );
+            set_once(&mut m.velocities, &kw, Velocities { params, defs }, cx);
         }
         "formulation" => {
             input.parse::<Token![=]>()?;

@@ -7,7 +7,7 @@ pub mod gibbs_appell;
 pub mod lagrangian;
 pub mod velocities;
 
-use crate::sym::{Graph, Id};
+use crate::sym::Id;
 
 /// How `state_from_qdot` recovers the speeds from velocities.
 pub enum SpeedsFromQdot {
@@ -39,10 +39,4 @@ pub struct Derived {
     pub speed_names: Vec<String>,
     /// Readable derived equations.
     pub equations: String,
-}
-
-/// `rows x cols` matrix of zeros.
-pub fn zeros(g: &mut Graph, rows: usize, cols: usize) -> Vec<Vec<Id>> {
-    let z = g.zero();
-    vec![vec![z; cols]; rows]
 }

@@ -260,7 +260,7 @@ impl Graph {
             Node::Num(n) => {
                 let neg = n.is_negative();
                 let frac = matches!(n, Number::Rat(_, d) if *d != 1);
-                let paren = (neg && prec > 0) || (frac && prec > 0);
+                let paren = (neg || frac) && prec > 0;
                 if paren {
                     out.push('(');
                 }

@@ -166,6 +166,7 @@ impl Graph {
         &self.nodes[id.0 as usize]
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.nodes.len()
     }

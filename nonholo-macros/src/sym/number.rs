@@ -1,7 +1,6 @@
 //! Exact rational coefficients, with a floating-point fallback for literals and
 //! results that do not fit in `i128`.
 
-use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 
 /// A numeric constant: an exact rational `num/den` (reduced, `den > 0`), or an inexact float.
@@ -186,10 +185,6 @@ impl Number {
         }
     }
 
-    pub fn sub(self, o: Number) -> Number {
-        self.add(o.neg())
-    }
-
     pub fn mul(self, o: Number) -> Number {
         match (self, o) {
             (Number::Rat(a, b), Number::Rat(c, d)) => {
@@ -211,10 +206,6 @@ impl Number {
             Number::Rat(a, b) => Number::rat(b, a),
             Number::Float(x) => Number::Float(1.0 / x),
         }
-    }
-
-    pub fn div(self, o: Number) -> Number {
-        self.mul(o.recip())
     }
 
     pub fn powi(self, e: i32) -> Number {
@@ -244,33 +235,6 @@ impl Number {
             Number::Rat(n, d) => Some(Number::Rat(isqrt(n)?, isqrt(d)?)),
             Number::Float(_) => None,
         }
-    }
-
-    /// A Rust `f64` literal that evaluates to this number (correctly rounded when
-    /// numerator and denominator are exact in `f64`).
-    pub fn to_rust_literal(self) -> String {
-        let x = self.to_f64();
-        if x.is_nan() {
-            "f64::NAN".into()
-        } else if x.is_infinite() {
-            if x > 0.0 {
-                "f64::INFINITY".into()
-            } else {
-                "f64::NEG_INFINITY".into()
-            }
-        } else {
-            let s = format!("{x:?}");
-            if s.contains(['.', 'e', 'E']) {
-                s
-            } else {
-                format!("{s}.0")
-            }
-        }
-    }
-
-    /// Total order used only for deterministic tie-breaking.
-    pub fn cmp_key(&self, o: &Number) -> Ordering {
-        self.to_f64().total_cmp(&o.to_f64())
     }
 }
 
