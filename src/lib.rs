@@ -42,3 +42,8 @@ pub mod prelude {
     pub use nonholo_runtime::{simulate, Method, Options};
     pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};
 }
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
