@@ -1,0 +1,183 @@
+//! The same system written with different choices of speeds (quasi-velocities, Benenti's
+//! parametric form, independent velocities with different dependent sets) must give the
+//! same motion q(t); and stationary systems conserve energy over long runs.
+
+use nonholo::models::{self, PendulumSkate, RollingDiskPendulum};
+use nonholo::prelude::*;
+
+nonholonomic! {
+    /// Skate, speeds along the blade.
+    pub struct SkateSpeeds;
+    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
+}
+
+nonholonomic! {
+    /// Skate, Benenti's parametric form with a scaled, mixed parameter.
+    pub struct SkateVelocities;
+    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    velocities(a, b) { dot(x) = 2.0 * a * cos(theta); dot(y) = 2.0 * a * sin(theta); dot(theta) = b - a; }
+}
+
+nonholonomic! {
+    /// Skate, independent velocities: dot(y) solved from the constraint.
+    pub struct SkateIndependentX;
+    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    dependent { y }
+}
+
+nonholonomic! {
+    /// Skate, independent velocities: dot(x) solved from the constraint.
+    pub struct SkateIndependentY;
+    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    dependent { x }
+}
+
+nonholonomic! {
+    /// Talamucci 3.3 with the plain velocities as speeds instead of the momenta.
+    pub struct RollingDiskPlainSpeeds;
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81
+    }
+    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    constraints {
+        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
+        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
+    }
+    speeds { w_phi = dot(phi); w_spin = dot(phi1); w_lean = dot(theta); w_rider = dot(theta1); }
+}
+
+/// Simulate from the same (q, dot(q)) and sample q at common times.
+fn q_path<M: Model>(m: &M, q0: &[f64], qd0: &[f64], t1: f64) -> Vec<Vec<f64>> {
+    let s0 = m
+        .state_from_qdot(0.0, q0, qd0)
+        .expect("consistent initial velocities");
+    let opts = Options::default()
+        .rtol(1e-11)
+        .atol(1e-11)
+        .sample_every(0.25);
+    let traj = simulate(m, s0.as_ref(), 0.0..t1, &opts).expect("simulation");
+    (0..traj.len())
+        .map(|i| traj.q(i).unwrap_or_default().to_vec())
+        .collect()
+}
+
+fn max_diff(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .flat_map(|(x, y)| x.iter().zip(y).map(|(u, v)| (u - v).abs()))
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn skate_speed_choices_agree() {
+    let q0 = [0.3, -0.2, 0.4];
+    let qd0 = [0.8 * 0.4f64.cos(), 0.8 * 0.4f64.sin(), -0.6];
+    let a = q_path(&SkateSpeeds::default(), &q0, &qd0, 5.0);
+    let b = q_path(&SkateVelocities::default(), &q0, &qd0, 5.0);
+    let ab = max_diff(&a, &b);
+    // Independent velocities with a dependent dot(y) (or dot(x)) are singular where
+    // cos(theta) (or sin(theta)) vanishes: compare over a second in which theta stays
+    // away from those angles.
+    let a = q_path(&SkateSpeeds::default(), &q0, &qd0, 1.0);
+    let c = q_path(&SkateIndependentX::default(), &q0, &qd0, 1.0);
+    let ac = max_diff(&a, &c);
+    let q1 = [0.3, -0.2, 1.0];
+    let qd1 = [0.8 * 1.0f64.cos(), 0.8 * 1.0f64.sin(), 0.3];
+    let a = q_path(&SkateSpeeds::default(), &q1, &qd1, 1.0);
+    let d = q_path(&SkateIndependentY::default(), &q1, &qd1, 1.0);
+    let ad = max_diff(&a, &d);
+    println!(
+        "speeds vs velocities {ab:.1e}, vs independent(x) {ac:.1e}, vs independent(y) {ad:.1e}"
+    );
+    assert!(ab < 1e-9 && ac < 1e-9 && ad < 1e-9);
+}
+
+#[test]
+fn rolling_disk_momenta_and_plain_speeds_agree() {
+    let m1 = RollingDiskPendulum::default();
+    let m2 = RollingDiskPlainSpeeds::default();
+    let q0 = [0.0, 0.0, 0.2, 0.0, 0.15, -0.1];
+    let (phid, phi1d) = (0.3, 4.0);
+    let qd0 = [
+        m1.r * 0.2f64.cos() * phi1d,
+        m1.r * 0.2f64.sin() * phi1d,
+        phid,
+        phi1d,
+        0.1,
+        0.2,
+    ];
+    let a = q_path(&m1, &q0, &qd0, 3.0);
+    let b = q_path(&m2, &q0, &qd0, 3.0);
+    let diff = max_diff(&a, &b);
+    println!("momenta vs plain speeds {diff:.1e}");
+    assert!(diff < 1e-9);
+}
+
+fn energy_drift<M: Model>(m: &M, s0: &[f64], t1: f64) -> f64 {
+    let traj = simulate(m, s0, 0.0..t1, &Options::default()).expect("simulation");
+    let e = traj.energy(m).expect("energy");
+    let r = traj.max_constraint_residual(m).expect("residual");
+    assert!(r < 1e-10, "constraint residual {r:e}");
+    e.iter().map(|x| (x - e[0]).abs()).fold(0.0, f64::max) / (1.0 + e[0].abs())
+}
+
+#[test]
+fn stationary_systems_conserve_energy() {
+    let skate = PendulumSkate::default();
+    let s0 = skate
+        .state_from_qdot(0.0, &[0.0, 0.0, 0.0, 0.1, -0.2], &[1.0, 0.0, 0.0, 0.0, 0.3])
+        .unwrap();
+    let d1 = energy_drift(&skate, s0.as_ref(), 20.0);
+    let disk = RollingDiskPendulum::default();
+    let s0 = disk
+        .state_from_qdot(
+            0.0,
+            &[0.0, 0.0, 0.0, 0.0, 0.05, 0.0],
+            &[2.0, 0.0, 0.0, 4.0, 0.0, 0.0],
+        )
+        .unwrap();
+    let d2 = energy_drift(&disk, s0.as_ref(), 20.0);
+    let pts = models::ParallelPoints::default();
+    let d3 = energy_drift(&pts, &[0.0, 0.0, 1.0, 0.0, 1.0, -0.5, 0.8], 10.0);
+    println!("relative energy drift over the run: pendulum skate {d1:.1e}, rolling disk {d2:.1e}, parallel points {d3:.1e}");
+    assert!(d1 < 1e-8 && d2 < 1e-8 && d3 < 1e-8);
+}
