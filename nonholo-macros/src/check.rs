@@ -52,6 +52,7 @@ pub struct Checked {
     pub parametrization: Parametrization,
     pub parametrization_span: Span,
     pub formulation: Formulation,
+    pub formulation_span: Span,
 }
 
 /// What a name refers to.
@@ -142,6 +143,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
             cx.error(s.span, "a model needs at least one coordinate");
             vec![]
         }
+        None if m.failed.iter().any(|h| h == "coordinates") => vec![],
         None => {
             cx.error_help(
                 name.span(),
@@ -195,11 +197,13 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         }
         None => {
             kinetic_span = name.span();
-            cx.error_help(
-                name.span(),
-                "missing `kinetic_energy = ...;`",
-                "write T as a function of the coordinates and `dot(q)`",
-            );
+            if !m.failed.iter().any(|h| h == "kinetic_energy") {
+                cx.error_help(
+                    name.span(),
+                    "missing `kinetic_energy = ...;`",
+                    "write T as a function of the coordinates and `dot(q)`",
+                );
+            }
             Expr::Error(name.span())
         }
     };
@@ -310,10 +314,10 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 cx.error_help(
                     s.span,
                     format!(
-                        "{} speeds for {} coordinates and {} constraints: there must be coordinates - constraints = {}",
-                        s.value.len(),
-                        n,
-                        nc,
+                        "{} for {} and {}: there must be coordinates - constraints = {}",
+                        plural(s.value.len(), "speed"),
+                        plural(n, "coordinate"),
+                        plural(nc, "constraint"),
                         n.saturating_sub(nc)
                     ),
                     "every velocity must follow from the speeds and the constraints",
@@ -370,7 +374,10 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 cx.error_help(
                     vel_span,
                     format!(
-                        "{m_} speeds for {n} coordinates and {nc} constraints: there must be {}",
+                        "{} for {} and {}: there must be {}",
+                        plural(m_, "speed"),
+                        plural(n, "coordinate"),
+                        plural(nc, "constraint"),
                         n.saturating_sub(nc)
                     ),
                     "the parameters of `velocities(..)` must number coordinates - constraints",
@@ -407,15 +414,25 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
                 idx
             });
             if nc >= n && n > 0 {
-                cx.error(
+                cx.error_help(
                     span,
-                    format!("{nc} constraints leave no free velocity among {n} coordinates"),
+                    format!(
+                        "{} leave no free velocity among {}",
+                        plural(nc, "constraint"),
+                        plural(n, "coordinate")
+                    ),
+                    "a model needs fewer independent constraints than coordinates",
                 );
             }
             (Parametrization::Independent { dependent }, span)
         }
     };
 
+    let formulation_span = m
+        .formulation
+        .as_ref()
+        .map(|f| f.value.span())
+        .unwrap_or(name.span());
     let formulation = match m.formulation {
         None => Formulation::GibbsAppell,
         Some(f) => match f.value.to_string().as_str() {
@@ -455,7 +472,16 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         parametrization,
         parametrization_span,
         formulation,
+        formulation_span,
     })
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 fn kind_name(k: Kind) -> &'static str {

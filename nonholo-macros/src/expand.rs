@@ -26,10 +26,16 @@ pub fn expand(input: TokenStream) -> TokenStream {
 
 fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
     if m.formulation != Formulation::GibbsAppell {
+        let name = match m.formulation {
+            Formulation::GibbsAppell => "gibbs_appell",
+            Formulation::BoltzmannHamel => "boltzmann_hamel",
+            Formulation::Voronec => "voronec",
+            Formulation::Multipliers => "multipliers",
+        };
         cx.error_help(
-            m.parametrization_span,
-            format!("formulation {:?} is not implemented yet", m.formulation),
-            "use the default `formulation = gibbs_appell;`",
+            m.formulation_span,
+            format!("formulation `{name}` is not available yet in this version"),
+            "use the default `formulation = gibbs_appell;` (Benenti's first method)",
         );
         return None;
     }
@@ -61,7 +67,8 @@ fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
     ))
 }
 
-/// On errors, still emit the struct so that uses of it do not cascade into more errors.
+/// On errors, still emit the struct and a `Model` impl (whose bodies are never reached:
+/// the crate does not compile) so that uses of the model do not cascade into more errors.
 fn with_skeleton(m: &Checked, cx: Ctxt) -> TokenStream {
     let defaults: Vec<Option<crate::sym::Number>> = m
         .params
@@ -69,6 +76,38 @@ fn with_skeleton(m: &Checked, cx: Ctxt) -> TokenStream {
         .map(|(_, d)| d.as_ref().map(|_| crate::sym::Number::ZERO))
         .collect();
     let s = emit::emit_struct(m, &defaults);
+    let name = &m.name;
+    let nq = m.coords.len();
+    let nz = match &m.parametrization {
+        check::Parametrization::Independent { .. } => nq.saturating_sub(m.constraints.len()),
+        _ => m.speeds.len(),
+    };
+    let lit = proc_macro2::Literal::usize_unsuffixed;
+    let (dim, nq, nz, nc) = (lit(nq + nz), lit(nq), lit(nz), lit(m.constraints.len()));
     let errors = cx.into_compile_errors();
-    quote! { #s #errors }
+    quote! {
+        #s
+        #errors
+        #[allow(unused_variables, clippy::all)]
+        impl ::nonholo::Model for #name {
+            const COORDINATES: &'static [&'static str] = &[];
+            const SPEEDS: &'static [&'static str] = &[];
+            const PARAMETERS: &'static [&'static str] = &[];
+            const CONSTRAINTS: &'static [&'static str] = &[];
+            const NQ: usize = #nq;
+            const NZ: usize = #nz;
+            const NC: usize = #nc;
+            const DIM: usize = #dim;
+            const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::GibbsAppell;
+            const EQUATIONS: &'static str = "";
+            type State = [f64; #dim];
+            const ZERO_STATE: Self::State = [0.0; #dim];
+            fn parameters(&self) -> ::nonholo::__private::Vec<f64> { ::core::unreachable!() }
+            fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> { ::core::unreachable!() }
+            fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> { ::core::unreachable!() }
+            fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> { ::core::unreachable!() }
+            fn energy(&self, t: f64, state: &[f64]) -> ::core::result::Result<f64, ::nonholo::Error> { ::core::unreachable!() }
+            fn constraint_residual(&self, t: f64, q: &[f64], qdot: &[f64], residual: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> { ::core::unreachable!() }
+        }
+    }
 }

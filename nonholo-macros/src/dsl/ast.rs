@@ -181,4 +181,6 @@ pub struct Model {
     pub velocities: Option<Section<Velocities>>,
     pub dependent: Option<Section<Vec<Ident>>>,
     pub formulation: Option<Section<Ident>>,
+    /// Sections whose parse failed (already reported): not to be reported missing.
+    pub failed: Vec<String>,
 }

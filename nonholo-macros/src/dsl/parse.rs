@@ -27,12 +27,14 @@ pub const SECTIONS: &[&str] = &[
 pub fn parse_model(input: TokenStream, cx: &Ctxt) -> Model {
     let mut model = Model::default();
     for item in split_items(input) {
+        let head = item_head(&item);
         let parser = |s: ParseStream| parse_item(s, &mut model, cx);
         if let Err(e) = parser.parse2(item) {
             cx.push(e);
+            model.failed.push(head);
         }
     }
-    if model.name.is_none() {
+    if model.name.is_none() && !model.failed.iter().any(|h| h == "struct") {
         cx.error_help(
             Span::call_site(),
             "missing the model's struct declaration",
@@ -40,6 +42,22 @@ pub fn parse_model(input: TokenStream, cx: &Ctxt) -> Model {
         );
     }
     model
+}
+
+/// The keyword an item starts with (`struct` for the declaration), for error bookkeeping.
+fn item_head(item: &TokenStream) -> String {
+    let mut it = item.clone().into_iter().peekable();
+    while let Some(tt) = it.next() {
+        match tt {
+            TokenTree::Punct(p) if p.as_char() == '#' => {
+                it.next();
+            }
+            TokenTree::Ident(i) if i == "pub" || i == "struct" => return "struct".into(),
+            TokenTree::Ident(i) => return i.to_string(),
+            _ => return String::new(),
+        }
+    }
+    String::new()
 }
 
 /// Split at top-level `;` (kept with the item) and after top-level brace groups.

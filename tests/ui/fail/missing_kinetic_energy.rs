@@ -1,0 +1,9 @@
+use nonholo::prelude::*;
+
+nonholonomic! {
+    pub struct Particle;
+    parameters { m }
+    coordinates { x }
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use nonholo::prelude::*;
+
+nonholonomic! {
+    pub struct Particle;
+    parameters { m }
+    coordinates { x, y }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2));
+    speeds { u = dot(x).powi(2); v = dot(y); }
+}
+
+fn main() {}

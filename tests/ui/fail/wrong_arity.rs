@@ -1,0 +1,11 @@
+use nonholo::prelude::*;
+
+nonholonomic! {
+    pub struct Particle;
+    parameters { m }
+    coordinates { x }
+    kinetic_energy = 0.5 * m * dot(x).powi(2);
+    potential_energy = atan2(x);
+}
+
+fn main() {}
