@@ -259,6 +259,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
             }
         }
     }
+    let constraints_span = m.constraints.as_ref().map(|c| c.span);
     let constraints: Vec<Constraint> = m
         .constraints
         .map(|s| s.value)
@@ -415,9 +416,9 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
             });
             if nc >= n && n > 0 {
                 cx.error_help(
-                    span,
+                    constraints_span.unwrap_or(span),
                     format!(
-                        "{} leave no free velocity among {}",
+                        "{} for {}: no velocity is left free",
                         plural(nc, "constraint"),
                         plural(n, "coordinate")
                     ),
