@@ -23,3 +23,6 @@ pub fn nonholonomic(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 
 #[cfg(test)]
 mod expand_tests;
+
+#[cfg(test)]
+mod fuzz_tests;

@@ -1,0 +1,253 @@
+//! The macro never panics: random token streams through parse + check, and mutations of
+//! valid models through the whole pipeline. Bounded case counts (set `NONHOLO_FUZZ_CASES`
+//! to run more).
+
+use crate::ctxt::Ctxt;
+use crate::expand::expand;
+use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const IDENTS: &[&str] = &[
+    "pub",
+    "struct",
+    "Skate",
+    "parameters",
+    "coordinates",
+    "let",
+    "kinetic_energy",
+    "potential_energy",
+    "forces",
+    "constraints",
+    "speeds",
+    "velocities",
+    "dependent",
+    "formulation",
+    "gibbs_appell",
+    "voronec",
+    "x",
+    "y",
+    "theta",
+    "m",
+    "inertia",
+    "v",
+    "w",
+    "t",
+    "dot",
+    "sin",
+    "cos",
+    "powi",
+    "powf",
+    "sqrt",
+    "atan2",
+    "ln",
+    "abs",
+    "exp",
+    "tan",
+    "asin",
+    "self",
+    "fn",
+    "I",
+];
+const PUNCTS: &[&str] = &[
+    "+", "-", "*", "/", "^", "=", "==", ";", ",", ":", ".", "#", "!", "<", ">", "&", "::", "..",
+];
+const LITERALS: &[&str] = &[
+    "0.5",
+    "2",
+    "1e3",
+    "0.0",
+    "1e-400",
+    "3.25f64",
+    "7u8",
+    "99999999999999999999999999999999999999999",
+    "\"s\"",
+    "'c'",
+];
+
+fn token(rng: &mut Rng, depth: usize) -> TokenTree {
+    match rng.below(if depth < 3 { 10 } else { 9 }) {
+        0..=3 => TokenTree::Ident(Ident::new(
+            IDENTS[rng.below(IDENTS.len())],
+            Span::call_site(),
+        )),
+        4..=6 => {
+            let p = PUNCTS[rng.below(PUNCTS.len())];
+            let chars: Vec<char> = p.chars().collect();
+            // multi-char puncts are joint sequences; emit the first char, joint if more follow
+            TokenTree::Punct(Punct::new(
+                chars[0],
+                if chars.len() > 1 {
+                    Spacing::Joint
+                } else {
+                    Spacing::Alone
+                },
+            ))
+        }
+        7 | 8 => {
+            let l = LITERALS[rng.below(LITERALS.len())];
+            l.parse::<TokenStream>()
+                .ok()
+                .and_then(|ts| ts.into_iter().next())
+                .unwrap_or_else(|| TokenTree::Literal(Literal::f64_unsuffixed(1.0)))
+        }
+        _ => {
+            let delim =
+                [Delimiter::Brace, Delimiter::Parenthesis, Delimiter::Bracket][rng.below(3)];
+            let n = rng.below(8);
+            let inner: TokenStream = (0..n).map(|_| token(rng, depth + 1)).collect();
+            TokenTree::Group(Group::new(delim, inner))
+        }
+    }
+}
+
+fn cases() -> usize {
+    std::env::var("NONHOLO_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60_000)
+}
+
+#[test]
+fn random_token_streams_never_panic() {
+    let mut rng = Rng(7);
+    let n = cases();
+    for i in 0..n {
+        let len = rng.below(40);
+        let ts: TokenStream = (0..len).map(|_| token(&mut rng, 0)).collect();
+        let text = ts.to_string();
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let cx = Ctxt::new();
+            let model = crate::dsl::parse::parse_model(ts, &cx);
+            let _ = crate::check::check(model, &cx);
+            let _ = cx.into_compile_errors();
+        }));
+        assert!(r.is_ok(), "case {i} panicked on: {text}");
+    }
+}
+
+const SEEDS: &[&str] = &[
+    r#"pub struct Skate; parameters { m, inertia, g = 9.81 } coordinates { x, y, theta }
+       let c = cos(theta);
+       kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+       potential_energy = m * g * x;
+       forces { theta: -0.1 * dot(theta) }
+       constraints { dot(x) * sin(theta) - dot(y) * c == 0.0; }
+       speeds { v = c * dot(x) + sin(theta) * dot(y); w = dot(theta); }"#,
+    r#"pub struct P; parameters { m1, m2 } coordinates { x1, y1, x2, y2 }
+       kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
+       constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
+       velocities(rho, sigma, theta) { dot(x1) = rho * cos(theta); dot(y1) = rho * sin(theta);
+           dot(x2) = sigma * cos(theta); dot(y2) = sigma * sin(theta); }"#,
+    r#"pub struct D; parameters { m, r, a } coordinates { x, y, theta, psi }
+       kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * a * dot(theta).powi(2) + t * dot(psi).powi(2) + dot(psi);
+       constraints { dot(x) - r * cos(psi) * dot(theta) == sin(t); dot(y) - r * sin(psi) * dot(theta) == 0.0; }
+       dependent { x, y }"#,
+];
+
+/// Mutate one token (recursively inside groups): mostly "semantic" changes that keep the
+/// syntax (another name of the model, another number, another operator), sometimes a
+/// structural one (delete, duplicate, swap, random token).
+fn mutate(ts: TokenStream, rng: &mut Rng, names: &[Ident]) -> TokenStream {
+    let mut toks: Vec<TokenTree> = ts.into_iter().collect();
+    if toks.is_empty() {
+        return toks.into_iter().collect();
+    }
+    let i = rng.below(toks.len());
+    if let TokenTree::Group(g) = &toks[i] {
+        if rng.below(4) != 0 {
+            let inner = mutate(g.stream(), rng, names);
+            toks[i] = TokenTree::Group(Group::new(g.delimiter(), inner));
+            return toks.into_iter().collect();
+        }
+    }
+    match rng.below(10) {
+        0 => {
+            toks.remove(i);
+        }
+        1 => {
+            let t = toks[i].clone();
+            toks.insert(i, t);
+        }
+        2 if i + 1 < toks.len() => toks.swap(i, i + 1),
+        3 => toks[i] = token(rng, 2),
+        _ => {
+            toks[i] = match &toks[i] {
+                TokenTree::Ident(_) if !names.is_empty() => {
+                    TokenTree::Ident(names[rng.below(names.len())].clone())
+                }
+                TokenTree::Literal(_) => {
+                    let nums = ["0.0", "1.0", "-2.5", "3", "1e-9", "0.5"];
+                    nums[rng.below(nums.len())]
+                        .parse::<TokenStream>()
+                        .ok()
+                        .and_then(|t| t.into_iter().last())
+                        .unwrap_or_else(|| TokenTree::Literal(Literal::f64_unsuffixed(1.0)))
+                }
+                TokenTree::Punct(p) if "+-*/".contains(p.as_char()) => TokenTree::Punct(
+                    Punct::new(['+', '-', '*', '/'][rng.below(4)], Spacing::Alone),
+                ),
+                other => other.clone(),
+            };
+        }
+    }
+    toks.into_iter().collect()
+}
+
+fn idents(ts: &TokenStream, out: &mut Vec<Ident>) {
+    for tt in ts.clone() {
+        match tt {
+            TokenTree::Ident(i) => out.push(i),
+            TokenTree::Group(g) => idents(&g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn mutated_models_never_panic() {
+    let mut rng = Rng(11);
+    let n = cases() * 2 / 3;
+    let seeds: Vec<TokenStream> = SEEDS.iter().map(|s| s.parse().expect("seed")).collect();
+    let names: Vec<Vec<Ident>> = seeds
+        .iter()
+        .map(|s| {
+            let mut v = Vec::new();
+            idents(s, &mut v);
+            v
+        })
+        .collect();
+    let mut derived = 0usize;
+    for i in 0..n {
+        let k = rng.below(seeds.len());
+        let mut ts = seeds[k].clone();
+        for _ in 0..1 + rng.below(2) {
+            ts = mutate(ts, &mut rng, &names[k]);
+        }
+        let text = ts.to_string();
+        let r = catch_unwind(AssertUnwindSafe(|| expand(ts)));
+        match r {
+            Ok(out) => derived += usize::from(!out.to_string().contains("compile_error")),
+            Err(_) => panic!("case {i} panicked on: {text}"),
+        }
+    }
+    // The mutations must also exercise the derivation, not only the parser.
+    println!("{derived} of {n} mutated models derived without errors");
+    assert!(
+        derived > n / 20,
+        "only {derived} of {n} mutated models reached the derivation"
+    );
+}
