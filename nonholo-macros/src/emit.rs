@@ -245,6 +245,12 @@ pub fn emit(
     let param_names: Vec<String> = m.params.iter().map(|(p, _)| p.to_string()).collect();
     let constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
     let equations = &d.equations;
+    let formulation = match d.formulation {
+        crate::check::Formulation::GibbsAppell => quote! { ::nonholo::Formulation::GibbsAppell },
+        crate::check::Formulation::BoltzmannHamel => quote! { ::nonholo::Formulation::BoltzmannHamel },
+        crate::check::Formulation::Voronec => quote! { ::nonholo::Formulation::Voronec },
+        crate::check::Formulation::Multipliers => quote! { ::nonholo::Formulation::Multipliers },
+    };
     let param_fields: Vec<&syn::Ident> = m.params.iter().map(|(p, _)| p).collect();
 
     let (base, plets) = param_bindings(m, syms);
@@ -393,7 +399,7 @@ pub fn emit(
             const NZ: usize = #nz_l;
             const NC: usize = #nc_l;
             const DIM: usize = #dim_l;
-            const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::GibbsAppell;
+            const FORMULATION: ::nonholo::Formulation = #formulation;
             const EQUATIONS: &'static str = #equations;
             type State = [f64; #dim_l];
             const ZERO_STATE: Self::State = [0.0; #dim_l];

@@ -147,6 +147,7 @@ pub fn derive(
     let _ = writeln!(text, "\nenergy = {}", g.display(energy));
 
     Derived {
+        formulation: crate::check::Formulation::GibbsAppell,
         qdot: psi,
         psi_z,
         mass_matrix_a: lt.mass_matrix_a.clone(),

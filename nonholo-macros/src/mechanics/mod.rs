@@ -18,8 +18,11 @@ pub enum SpeedsFromQdot {
     Parametric { linear: bool },
 }
 
-/// Everything code generation needs, for any formulation.
+/// Everything code generation needs, for any formulation whose state is `[q, z]`
+/// with `dq/dt = psi(q, z, t)` and `G dz/dt = forcing`.
 pub struct Derived {
+    /// Which derivation produced `mass_matrix_g` and `forcing`.
+    pub formulation: crate::check::Formulation,
     /// `dot(q) = psi(q, z, t)`.
     pub qdot: Vec<Id>,
     /// `d psi / d z` (n x m), for the parametric inverse.
