@@ -247,7 +247,9 @@ pub fn emit(
     let equations = &d.equations;
     let formulation = match d.formulation {
         crate::check::Formulation::GibbsAppell => quote! { ::nonholo::Formulation::GibbsAppell },
-        crate::check::Formulation::BoltzmannHamel => quote! { ::nonholo::Formulation::BoltzmannHamel },
+        crate::check::Formulation::BoltzmannHamel => {
+            quote! { ::nonholo::Formulation::BoltzmannHamel }
+        }
         crate::check::Formulation::Voronec => quote! { ::nonholo::Formulation::Voronec },
         crate::check::Formulation::Multipliers => quote! { ::nonholo::Formulation::Multipliers },
     };
@@ -541,5 +543,214 @@ pub fn emit_struct(m: &Checked, defaults: &[Option<Number>]) -> TokenStream {
         }
 
         #default_impl
+    }
+}
+
+/// Code for Benenti's second method: state `[q, dot(q)]`, the multipliers solved at run
+/// time, plus inherent `multipliers` and `reaction_forces` methods.
+pub fn emit_multipliers(
+    m: &Checked,
+    g: &Graph,
+    syms: &Symbols,
+    d: &crate::mechanics::multipliers::MultiplierTerms,
+    defaults: &[Option<Number>],
+) -> TokenStream {
+    let name = &m.name;
+    let nq = syms.q.len();
+    let nc = d.constraints.len();
+    let dim = 2 * nq;
+    let (nq_l, nc_l, dim_l) = (lit_usize(nq), lit_usize(nc), lit_usize(dim));
+    let header = emit_struct(m, defaults);
+    let coord_names: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
+    let speed_names: Vec<String> = m.coords.iter().map(|c| format!("dot({c})")).collect();
+    let param_names: Vec<String> = m.params.iter().map(|(p, _)| p.to_string()).collect();
+    let constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
+    let equations = &d.equations;
+    let param_fields: Vec<&syn::Ident> = m.params.iter().map(|(p, _)| p).collect();
+    let (base, plets) = param_bindings(m, syms);
+    let q_arr = ident_for("__q");
+    let qd_arr = ident_for("__qd");
+    let mut b = base.clone();
+    bind_array(&mut b, &syms.q, &q_arr);
+    bind_array(&mut b, &syms.qd, &qd_arr);
+
+    // A, L, C_qd, drift
+    let mut outs: Vec<Id> = Vec::new();
+    for row in &d.mass_matrix_a {
+        outs.extend(row.iter().copied());
+    }
+    outs.extend(d.lagrange_l.iter().copied());
+    for row in &d.constraint_jacobian {
+        outs.extend(row.iter().copied());
+    }
+    outs.extend(d.drift.iter().copied());
+    let (lets, o) = block(g, &outs, &b, "m");
+    let a_rows = (0..nq).map(|i| {
+        let cols = &o[i * nq..(i + 1) * nq];
+        quote! { [#(#cols),*] }
+    });
+    let l = &o[nq * nq..nq * nq + nq];
+    let c0 = nq * nq + nq;
+    let c_rows = (0..nc).map(|k| {
+        let cols = &o[c0 + k * nq..c0 + (k + 1) * nq];
+        quote! { [#(#cols),*] }
+    });
+    let drift = &o[c0 + nc * nq..];
+    let solve_body = quote! {
+        #plets
+        #lets
+        let __a: [[f64; #nq_l]; #nq_l] = [#(#a_rows),*];
+        let __l: [f64; #nq_l] = [#(#l),*];
+        let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
+        let __drift: [f64; #nc_l] = [#(#drift),*];
+        ::nonholo::__private::multipliers(&__a, &__l, &__c, &__drift)
+    };
+    let (e_lets, e_out) = block(g, &[d.energy], &b, "e");
+    let e_out = &e_out[0];
+    let (c_lets, c_out) = block(g, &d.constraints, &b, "c");
+    let c_assign = c_out.iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __r[#i] = #e; }
+    });
+    let jac: Vec<Id> = d.constraint_jacobian.iter().flatten().copied().collect();
+    let (j_lets, j_out) = block(g, &jac, &b, "j");
+    let j_rows: Vec<TokenStream> = (0..nc)
+        .map(|k| {
+            let cols = &j_out[k * nq..(k + 1) * nq];
+            quote! { [#(#cols),*] }
+        })
+        .collect();
+
+    quote! {
+        #header
+
+        #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl #name {
+            /// `(qdd, lambda)` at `(q, dot(q))`: Benenti's eqs. 8.6 and 8.12.
+            fn __second_method(&self, t: f64, #q_arr: &[f64; #nq_l], #qd_arr: &[f64; #nq_l]) -> ::core::option::Option<([f64; #nq_l], [f64; #nc_l])> {
+                #solve_body
+            }
+
+            /// The Lagrange multipliers `lambda_a` at `(q, dot(q))` (Benenti's eq. 8.6, with
+            /// `A qdd + h = F + C_qd^T lambda`).
+            pub fn multipliers(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nc_l], ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                match self.__second_method(t, __q, __qd) {
+                    ::core::option::Option::Some((_, __lambda)) => ::core::result::Result::Ok(__lambda),
+                    ::core::option::Option::None => ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::concat(q, qdot) }),
+                }
+            }
+
+            /// The Lagrangian reaction forces `R_i = lambda_a dC^a/d dot(q)_i` (Benenti's
+            /// eqs. 3.11 and 8.13) that keep the constraints at `(q, dot(q))`.
+            pub fn reaction_forces(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nq_l], ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let (_, __lambda) = self.__second_method(t, __q, __qd).ok_or_else(|| ::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::concat(q, qdot) })?;
+                let __jac: [[f64; #nq_l]; #nc_l] = {
+                    #plets
+                    #j_lets
+                    [#(#j_rows),*]
+                };
+                let mut __r = [0.0f64; #nq_l];
+                for (__a, __row) in __jac.iter().enumerate() {
+                    for (__i, __v) in __row.iter().enumerate() {
+                        __r[__i] += __lambda[__a] * __v;
+                    }
+                }
+                ::core::result::Result::Ok(__r)
+            }
+        }
+
+        #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl ::nonholo::Model for #name {
+            const COORDINATES: &'static [&'static str] = &[#(#coord_names),*];
+            const SPEEDS: &'static [&'static str] = &[#(#speed_names),*];
+            const PARAMETERS: &'static [&'static str] = &[#(#param_names),*];
+            const CONSTRAINTS: &'static [&'static str] = &[#(#constraint_texts),*];
+            const NQ: usize = #nq_l;
+            const NZ: usize = #nq_l;
+            const NC: usize = #nc_l;
+            const DIM: usize = #dim_l;
+            const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::Multipliers;
+            const EQUATIONS: &'static str = #equations;
+            type State = [f64; #dim_l];
+            const ZERO_STATE: Self::State = [0.0; #dim_l];
+
+            fn parameters(&self) -> ::nonholo::__private::Vec<f64> {
+                ::nonholo::__private::to_vec(&[#(self.#param_fields),*])
+            }
+
+            fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __d: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
+                let mut __q = [0.0f64; #nq_l];
+                let mut __qd = [0.0f64; #nq_l];
+                __q.copy_from_slice(&__s[..#nq_l]);
+                __qd.copy_from_slice(&__s[#nq_l..]);
+                let ::core::option::Option::Some((__qdd, _)) = self.__second_method(t, &__q, &__qd) else {
+                    return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+                };
+                __d[..#nq_l].copy_from_slice(&__qd);
+                __d[#nq_l..].copy_from_slice(&__qdd);
+                if !__d.iter().all(|__v| __v.is_finite()) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let _: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __z: &[f64; #nq_l] = ::nonholo::__private::as_array(z, "z")?;
+                let __v: &mut [f64; #nq_l] = ::nonholo::__private::as_array_mut(qdot, "qdot")?;
+                *__v = *__z;
+                ::core::result::Result::Ok(())
+            }
+
+            fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let mut __res = [0.0f64; #nc_l];
+                self.constraint_residual(t, q, qdot, &mut __res)?;
+                let __scale = 1.0 + __qd.iter().fold(0.0f64, |__a, __v| __a.max(__v.abs()));
+                for (__i, __r) in __res.iter().enumerate() {
+                    if !(__r.abs() <= 1e-8 * __scale) {
+                        return ::core::result::Result::Err(::nonholo::Error::ConstraintViolated {
+                            index: __i,
+                            constraint: <Self as ::nonholo::Model>::CONSTRAINTS[__i],
+                            residual: *__r,
+                            t,
+                            state: ::nonholo::__private::concat(q, qdot),
+                        });
+                    }
+                }
+                let mut __out = [0.0f64; #dim_l];
+                __out[..#nq_l].copy_from_slice(__q);
+                __out[#nq_l..].copy_from_slice(__qd);
+                ::core::result::Result::Ok(__out)
+            }
+
+            fn energy(&self, t: f64, state: &[f64]) -> ::core::result::Result<f64, ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let mut __q = [0.0f64; #nq_l];
+                let mut __qd = [0.0f64; #nq_l];
+                __q.copy_from_slice(&__s[..#nq_l]);
+                __qd.copy_from_slice(&__s[#nq_l..]);
+                #plets
+                #e_lets
+                ::core::result::Result::Ok(#e_out)
+            }
+
+            fn constraint_residual(&self, t: f64, q: &[f64], qdot: &[f64], residual: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let #q_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let #qd_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let __r: &mut [f64; #nc_l] = ::nonholo::__private::as_array_mut(residual, "residual")?;
+                #plets
+                #c_lets
+                #(#c_assign)*
+                ::core::result::Result::Ok(())
+            }
+        }
     }
 }

@@ -25,6 +25,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
 }
 
 fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
+    if m.formulation == Formulation::Multipliers {
+        return derive_multipliers(m, cx);
+    }
     if m.formulation != Formulation::GibbsAppell {
         let name = match m.formulation {
             Formulation::GibbsAppell => "gibbs_appell",
@@ -65,6 +68,49 @@ fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
         &derived,
         &low.defaults,
     ))
+}
+
+/// Benenti's second method: the state is `[q, dot(q)]`, so the model gives no speeds.
+fn derive_multipliers(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
+    if !matches!(
+        m.parametrization,
+        check::Parametrization::Independent { dependent: None }
+    ) {
+        cx.error_help(
+            m.parametrization_span,
+            "`formulation = multipliers` integrates (q, dot(q)) directly and takes no `speeds`, `velocities` or `dependent` section",
+            "remove that section, or choose `gibbs_appell` to integrate speeds",
+        );
+        return None;
+    }
+    let mut low = lower(m);
+    let lt = match lagrangian::lagrange_terms(&mut low) {
+        Ok(lt) => lt,
+        Err(ijk) => {
+            not_quadratic(m, cx, ijk);
+            return None;
+        }
+    };
+    let coords: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
+    let mt = mechanics::multipliers::derive(&mut low, &lt, &m.name.to_string(), &coords);
+    Some(emit::emit_multipliers(
+        m,
+        &low.graph,
+        &low.syms,
+        &mt,
+        &low.defaults,
+    ))
+}
+
+fn not_quadratic(m: &Checked, cx: &Ctxt, (i, j, k): (usize, usize, usize)) {
+    cx.error_help(
+        m.kinetic_span,
+        format!(
+            "the kinetic energy is not quadratic in the velocities (d^3 T / d dot({}) d dot({}) d dot({}) != 0)",
+            m.coords[i], m.coords[j], m.coords[k]
+        ),
+        "T must be 1/2 dot(q)^T A(q,t) dot(q) + b(q,t) . dot(q) + c(q,t)",
+    );
 }
 
 /// On errors, still emit the struct and a `Model` impl (whose bodies are never reached:

@@ -140,3 +140,44 @@ pub fn gauss_newton<const NQ: usize, const NZ: usize>(
     }
     None
 }
+
+/// Benenti's second method at one state: solve `A qdd = l + C^T lambda`,
+/// `C qdd = -drift` for `(qdd, lambda)` by two Cholesky factorizations
+/// (`A`, then `S = C A^-1 C^T`). `None` when either is not positive definite
+/// (a singular state of the constraint, Benenti's Remark 7.5).
+pub fn multipliers<const N: usize, const NC: usize>(
+    a: &[[f64; N]; N],
+    l: &[f64; N],
+    c: &[[f64; N]; NC],
+    drift: &[f64; NC],
+) -> Option<([f64; N], [f64; NC])> {
+    use nalgebra::{SMatrix, SVector};
+    let am = SMatrix::<f64, N, N>::from_fn(|i, j| a[i][j]);
+    let chol = am.cholesky()?;
+    let u = chol.solve(&SVector::<f64, N>::from_fn(|i, _| l[i]));
+    let mut qdd = [0.0; N];
+    let mut lambda = [0.0; NC];
+    if NC == 0 {
+        for i in 0..N {
+            qdd[i] = u[i];
+        }
+        return Some((qdd, lambda));
+    }
+    let ct = SMatrix::<f64, N, NC>::from_fn(|i, k| c[k][i]);
+    let w = chol.solve(&ct);
+    let s = ct.transpose() * w;
+    let rhs = SVector::<f64, NC>::from_fn(|k, _| -drift[k]) - ct.transpose() * u;
+    let lam = s.cholesky()?.solve(&rhs);
+    let q = u + w * lam;
+    for i in 0..N {
+        qdd[i] = q[i];
+    }
+    for k in 0..NC {
+        lambda[k] = lam[k];
+    }
+    if qdd.iter().chain(lambda.iter()).all(|v| v.is_finite()) {
+        Some((qdd, lambda))
+    } else {
+        None
+    }
+}

@@ -5,6 +5,7 @@
 
 pub mod gibbs_appell;
 pub mod lagrangian;
+pub mod multipliers;
 pub mod velocities;
 
 use crate::sym::Id;
