@@ -14,37 +14,91 @@ use std::collections::HashMap;
 type Bindings = HashMap<u32, TokenStream>;
 
 /// Straight-line code computing `outputs`: (let statements, one expression per output).
+/// Auxiliary symbols (`Graph::define`) reachable from the outputs are computed first, in
+/// definition order, each once.
 fn block(
     g: &Graph,
     outputs: &[Id],
     bind: &Bindings,
     prefix: &str,
 ) -> (TokenStream, Vec<TokenStream>) {
-    // Count parents of every node reachable from the outputs.
-    let mut uses: HashMap<Id, u32> = HashMap::new();
-    let mut order: Vec<Id> = Vec::new();
-    let mut seen: HashMap<Id, ()> = HashMap::new();
-    for o in outputs {
-        *uses.entry(*o).or_insert(0) += 1;
-        visit(g, *o, &mut uses, &mut seen, &mut order);
+    // Auxiliary symbols reachable from the outputs, through their definitions too.
+    let mut defined: Vec<u32> = Vec::new();
+    let mut stack: Vec<Id> = outputs.to_vec();
+    let mut walked: HashMap<Id, ()> = HashMap::new();
+    while let Some(id) = stack.pop() {
+        if walked.insert(id, ()).is_some() {
+            continue;
+        }
+        match g.node(id) {
+            Node::Num(_) => {}
+            Node::Sym(s) => {
+                if let Some(def) = g.definition(*s) {
+                    if !bind.contains_key(s) {
+                        defined.push(*s);
+                        stack.push(def);
+                    }
+                }
+            }
+            Node::Add(_, ts) => stack.extend(ts.iter().map(|(_, t)| *t)),
+            Node::Mul(fs) => stack.extend(fs.iter().map(|(b, _)| *b)),
+            Node::Fn(_, a) => stack.push(*a),
+            Node::Fn2(_, a, b) => {
+                stack.push(*a);
+                stack.push(*b);
+            }
+        }
     }
+    defined.sort_unstable();
+    defined.dedup();
+    let roots: Vec<Id> = defined.iter().filter_map(|s| g.definition(*s)).collect();
+
+    // Count parents of every node reachable from the definitions and the outputs.
+    let mut uses: HashMap<Id, u32> = HashMap::new();
+    let mut seen: HashMap<Id, ()> = HashMap::new();
+    let mut order_all: Vec<Id> = Vec::new();
+    for o in roots.iter().chain(outputs) {
+        *uses.entry(*o).or_insert(0) += 1;
+        visit(g, *o, &mut uses, &mut seen, &mut order_all);
+    }
+    let mut bind = bind.clone();
     let mut names: HashMap<Id, TokenStream> = HashMap::new();
     let mut lets = TokenStream::new();
     let mut k = 0usize;
-    for id in order {
-        let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
-        let leaf = matches!(g.node(id), Node::Num(_) | Node::Sym(_));
-        if shared && !leaf {
-            let e = render(g, id, bind, &names);
-            let name = format_ident!("__{}{}", prefix, k);
-            k += 1;
-            lets.extend(quote! { let #name: f64 = #e; });
-            names.insert(id, quote! { #name });
+    let mut emitted: HashMap<Id, ()> = HashMap::new();
+    let mut emit_shared = |root: Id,
+                           bind: &Bindings,
+                           names: &mut HashMap<Id, TokenStream>,
+                           lets: &mut TokenStream| {
+        let mut order = Vec::new();
+        let mut local_uses = HashMap::new();
+        visit(g, root, &mut local_uses, &mut emitted, &mut order);
+        for id in order {
+            let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
+            let leaf = matches!(g.node(id), Node::Num(_) | Node::Sym(_));
+            if shared && !leaf && id != root {
+                let e = render(g, id, bind, names);
+                let name = format_ident!("__{}{}", prefix, k);
+                k += 1;
+                lets.extend(quote! { let #name: f64 = #e; });
+                names.insert(id, quote! { #name });
+            }
         }
+    };
+    for (s, root) in defined.iter().zip(&roots) {
+        emit_shared(*root, &bind, &mut names, &mut lets);
+        let e = render(g, *root, &bind, &names);
+        let name = format_ident!("__{}d{}", prefix, s);
+        lets.extend(quote! { let #name: f64 = #e; });
+        bind.insert(*s, quote! { #name });
+        names.insert(*root, quote! { #name });
+    }
+    for o in outputs {
+        emit_shared(*o, &bind, &mut names, &mut lets);
     }
     let outs = outputs
         .iter()
-        .map(|o| render(g, *o, bind, &names))
+        .map(|o| render(g, *o, &bind, &names))
         .collect();
     (lets, outs)
 }

@@ -118,3 +118,23 @@ fn print_independent_skate() {
     "#,
     );
 }
+
+/// Expansion time of the library's largest model (run with `--ignored --nocapture`, release).
+#[test]
+#[ignore]
+fn time_rolling_disk_expansion() {
+    let src =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../src/models.rs")).unwrap();
+    let start = src.find("pub struct RollingDiskPendulum;").unwrap();
+    let body_start = src[..start].rfind("nonholonomic! {").unwrap() + "nonholonomic! {".len();
+    let body_end = body_start + src[body_start..].find("\n}\n").unwrap();
+    let body = &src[body_start..body_end];
+    let t0 = std::time::Instant::now();
+    let out = expand_str(body);
+    println!(
+        "expanded in {:?}, {} bytes of tokens",
+        t0.elapsed(),
+        out.len()
+    );
+    assert!(!out.contains("compile_error"));
+}

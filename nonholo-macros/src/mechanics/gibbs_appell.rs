@@ -31,24 +31,53 @@ pub fn derive(
     let n = s.q.len();
     let m = s.z.len();
     let psi = kin.psi;
-    let at_psi: HashMap<u32, Id> = s.qd.iter().copied().zip(psi.iter().copied()).collect();
+    // Large pieces become auxiliary atoms (`Graph::define`): the contractions below then
+    // stay small instead of expanding products of long sums, and the generated code
+    // computes each piece once. Small pieces stay inline so that simplification (e.g.
+    // sin^2 + cos^2 = 1 in G) still sees them.
+    const INLINE: u32 = 24;
+    let psi_atoms: Vec<Id> = psi
+        .iter()
+        .enumerate()
+        .map(|(i, p)| g.define_if_large(&format!("dot({})", coords[i]), *p, INLINE))
+        .collect();
+    let at_psi: HashMap<u32, Id> =
+        s.qd.iter()
+            .copied()
+            .zip(psi_atoms.iter().copied())
+            .collect();
 
     // psi_z (n x m) and the velocity-independent part of the acceleration,
     // a0 = psi_q psi + psi_t (Benenti's a_0 of eq. 3.5, plus the rheonomic psi_t).
     let psi_z: Vec<Vec<Id>> = psi
         .iter()
-        .map(|p| s.z.iter().map(|z| g.diff(*p, *z)).collect())
+        .enumerate()
+        .map(|(i, p)| {
+            s.z.iter()
+                .enumerate()
+                .map(|(a, z)| {
+                    let d = g.diff(*p, *z);
+                    g.define_if_large(
+                        &format!("psi_z[{},{}]", coords[i], kin.speed_names[a]),
+                        d,
+                        INLINE,
+                    )
+                })
+                .collect()
+        })
         .collect();
     let a0: Vec<Id> = psi
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let mut parts = Vec::with_capacity(n + 1);
             for (j, qj) in s.q.iter().enumerate() {
                 let d = g.diff(*p, *qj);
-                parts.push(g.mul(d, psi[j]));
+                parts.push(g.mul(d, psi_atoms[j]));
             }
             parts.push(g.diff(*p, s.t));
-            g.add_all(&parts)
+            let e = g.add_all(&parts);
+            g.define_if_large(&format!("a0[{}]", coords[i]), e, INLINE)
         })
         .collect();
     let a = &lt.mass_matrix_a;
@@ -64,7 +93,8 @@ pub fn derive(
                 let t = g.mul(a[i][j], a0[j]);
                 parts.push(g.neg(t));
             }
-            g.add_all(&parts)
+            let e = g.add_all(&parts);
+            g.define_if_large(&format!("w[{}]", coords[i]), e, INLINE)
         })
         .collect();
     // A psi_z (n x m), then G = psi_z^T (A psi_z).
@@ -120,6 +150,26 @@ pub fn derive(
     let _ = writeln!(text, "\ndq/dt = psi(q, z, t):");
     for (i, p) in psi.iter().enumerate() {
         let _ = writeln!(text, "  dot({}) = {}", coords[i], g.display(*p));
+    }
+    let aux: Vec<Id> = psi_z
+        .iter()
+        .flatten()
+        .chain(&a0)
+        .chain(&w)
+        .copied()
+        .collect();
+    let mut shown = std::collections::HashSet::new();
+    for x in aux {
+        if let crate::sym::Node::Sym(sy) = g.node(x) {
+            if let Some(def) = g.definition(*sy) {
+                if shown.insert(*sy) {
+                    if shown.len() == 1 {
+                        let _ = writeln!(text, "\nwhere (evaluated once per call):");
+                    }
+                    let _ = writeln!(text, "  {} = {}", g.symbol_name(*sy), g.display(def));
+                }
+            }
+        }
     }
     let _ = writeln!(text, "\nG = psi_z^T A psi_z:");
     for al in 0..m {

@@ -18,6 +18,8 @@ impl Graph {
             Node::Sym(x) => {
                 if x == s {
                     self.one()
+                } else if let Some(def) = self.definition(x) {
+                    self.diff(def, s)
                 } else {
                     self.zero()
                 }
@@ -168,7 +170,11 @@ impl Graph {
         }
         let r = match self.node(e).clone() {
             Node::Num(_) => e,
-            Node::Sym(s) => map.get(&s).copied().unwrap_or(e),
+            Node::Sym(s) => match (map.get(&s), self.definition(s)) {
+                (Some(v), _) => *v,
+                (None, Some(def)) => self.subst_rec(def, map, keys, memo),
+                (None, None) => e,
+            },
             Node::Add(c, ts) => {
                 let mut parts = Vec::with_capacity(ts.len() + 1);
                 parts.push(self.num(c));
@@ -207,7 +213,10 @@ impl Graph {
         }
         let v = match self.node(e) {
             Node::Num(n) => n.to_f64(),
-            Node::Sym(s) => env.get(*s as usize).copied().unwrap_or(f64::NAN),
+            Node::Sym(s) => match self.definition(*s) {
+                Some(def) => self.eval(def, env, memo),
+                None => env.get(*s as usize).copied().unwrap_or(f64::NAN),
+            },
             Node::Add(c, ts) => {
                 let mut acc = c.to_f64();
                 for (k, t) in ts.iter() {

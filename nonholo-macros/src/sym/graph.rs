@@ -139,6 +139,8 @@ pub struct Graph {
     memo: HashMap<Node, Id>,
     syms: Vec<SymInfo>,
     diff_memo: HashMap<(Id, u32), Id>,
+    /// Definitions of auxiliary symbols (`define`), indexed by symbol.
+    defs: HashMap<u32, Id>,
 }
 
 impl Graph {
@@ -154,6 +156,40 @@ impl Graph {
         (self.syms.len() - 1) as u32
     }
 
+    /// A new symbol standing for `e`: expressions built on it stay small (it is an atom to
+    /// expansion), while differentiation, evaluation and substitution see through it, and
+    /// code generation computes it once before its uses. Ids of later definitions are
+    /// larger, so definition order is a valid evaluation order.
+    pub fn define(&mut self, name: &str, e: Id) -> Id {
+        let s = self.new_symbol(name);
+        self.defs.insert(s, e);
+        let id = self.sym(s);
+        // the atom depends on whatever its definition depends on
+        let inherited = self.free[e.0 as usize].clone();
+        let own = &mut self.free[id.0 as usize];
+        if own.len() < inherited.len() {
+            own.resize(inherited.len(), 0);
+        }
+        for (a, b) in own.iter_mut().zip(&inherited) {
+            *a |= *b;
+        }
+        id
+    }
+
+    /// `e` itself when it is small, else a [`define`](Self::define)d atom for it.
+    pub fn define_if_large(&mut self, name: &str, e: Id, max_size: u32) -> Id {
+        if self.tree_size(e) <= max_size || self.as_number(e).is_some() {
+            e
+        } else {
+            self.define(name, e)
+        }
+    }
+
+    /// The definition of an auxiliary symbol.
+    pub fn definition(&self, s: u32) -> Option<Id> {
+        self.defs.get(&s).copied()
+    }
+
     pub fn symbol_name(&self, s: u32) -> &str {
         &self.syms[s as usize].name
     }
@@ -164,6 +200,10 @@ impl Graph {
 
     pub fn node(&self, id: Id) -> &Node {
         &self.nodes[id.0 as usize]
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
     }
 
     #[cfg(test)]
