@@ -49,5 +49,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     traj.write_csv("rolling_disk_pendulum.csv")?;
     println!("trajectory written to rolling_disk_pendulum.csv");
+    #[cfg(feature = "plot")]
+    {
+        traj.plot_svg(
+            "rolling_disk_pendulum.svg",
+            "unicycle with rider",
+            &["phi", "theta", "theta1"],
+        )?;
+        traj.plot_energy_svg(&uni, "rolling_disk_pendulum_energy.svg")?;
+        println!("plots written to rolling_disk_pendulum.svg and rolling_disk_pendulum_energy.svg");
+    }
     Ok(())
 }

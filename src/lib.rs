@@ -38,6 +38,8 @@ pub use nonholo_runtime::*;
 /// Everything a model file needs: `use nonholo::prelude::*;`.
 pub mod prelude {
     pub use crate::nonholonomic;
+    #[cfg(feature = "parallel")]
+    pub use nonholo_runtime::simulate_ensemble;
     #[cfg(feature = "diffsol")]
     pub use nonholo_runtime::{simulate, Method, Options};
     pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};

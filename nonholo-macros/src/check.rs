@@ -457,6 +457,16 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         },
     };
 
+    if formulation == Formulation::BoltzmannHamel
+        && matches!(parametrization, Parametrization::Velocities(_))
+    {
+        cx.error_help(
+            parametrization_span,
+            "`formulation = boltzmann_hamel` needs quasi-velocities `speeds { .. }` or independent velocities, not `velocities(..)`",
+            "write the speeds as eta = Z(q,t) dot(q) + psi(q,t) (Talamucci eq. 11) in `speeds { .. }`, or keep `velocities(..)` with `formulation = gibbs_appell;`",
+        );
+    }
+
     Some(Checked {
         attrs: m.attrs,
         vis: m.vis.unwrap_or(syn::Visibility::Inherited),

@@ -284,6 +284,7 @@ pub fn emit(
     g: &Graph,
     syms: &Symbols,
     d: &Derived,
+    jvp: &crate::mechanics::jacobian::Jvp,
     defaults: &[Option<Number>],
 ) -> TokenStream {
     let name = &m.name;
@@ -376,6 +377,53 @@ pub fn emit(
             };
             #(#assigns)*
         }
+    };
+
+    // rhs_jvp: the same outputs plus their directional derivatives
+    let v_arr = ident_for("__v");
+    let mut b_jvp = b_state.clone();
+    bind_array(&mut b_jvp, &jvp.dirs, &v_arr);
+    let mut jouts: Vec<Id> = jvp.dqdot.clone();
+    for a in 0..nz {
+        for b in 0..nz {
+            jouts.push(d.mass_matrix_g[a][b]);
+            jouts.push(jvp.dg[a][b]);
+        }
+    }
+    jouts.extend(d.forcing.iter().copied());
+    jouts.extend(jvp.dforcing.iter().copied());
+    let (jvp_lets, jo) = block(g, &jouts, &b_jvp, "j");
+    let dqdot_assign = (0..nq).map(|i| {
+        let e = &jo[i];
+        let i = lit_usize(i);
+        quote! { __o[#i] = #e; }
+    });
+    let gm = |a: usize, b: usize| &jo[nq + 2 * (a * nz + b)];
+    let dgm = |a: usize, b: usize| &jo[nq + 2 * (a * nz + b) + 1];
+    let fo = &jo[nq + 2 * nz * nz..nq + 2 * nz * nz + nz];
+    let dfo = &jo[nq + 2 * nz * nz + nz..];
+    let g_rows = (0..nz).map(|a| {
+        let cols = (0..nz).map(|b| gm(a, b));
+        quote! { [#(#cols),*] }
+    });
+    let dg_rows = (0..nz).map(|a| {
+        let cols = (0..nz).map(|b| dgm(a, b));
+        quote! { [#(#cols),*] }
+    });
+    let dz_assign = (0..nz).map(|a| {
+        let i = lit_usize(nq + a);
+        let a = lit_usize(a);
+        quote! { __o[#i] = __dz[#a]; }
+    });
+    let jvp_solve = quote! {
+        let __g: [[f64; #nz_l]; #nz_l] = [#(#g_rows),*];
+        let __dg: [[f64; #nz_l]; #nz_l] = [#(#dg_rows),*];
+        let __f: [f64; #nz_l] = [#(#fo),*];
+        let __df: [f64; #nz_l] = [#(#dfo),*];
+        let ::core::option::Option::Some(__dz) = ::nonholo::__private::jvp_spd(&__g, &__f, &__dg, &__df) else {
+            return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+        };
+        #(#dz_assign)*
     };
 
     // qdot(t, q, z)
@@ -473,6 +521,20 @@ pub fn emit(
                 #solve
                 if !__d.iter().all(|__v| __v.is_finite()) {
                     return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let #s_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let #v_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(v, "v")?;
+                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
+                #plets
+                #jvp_lets
+                #(#dqdot_assign)*
+                #jvp_solve
+                if !__o.iter().all(|__x| __x.is_finite()) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_jvp", t, state: ::nonholo::__private::to_vec(state) });
                 }
                 ::core::result::Result::Ok(())
             }
@@ -607,6 +669,7 @@ pub fn emit_multipliers(
     g: &Graph,
     syms: &Symbols,
     d: &crate::mechanics::multipliers::MultiplierTerms,
+    jvp: &crate::mechanics::jacobian::MultiplierJvp,
     defaults: &[Option<Number>],
 ) -> TokenStream {
     let name = &m.name;
@@ -666,6 +729,37 @@ pub fn emit_multipliers(
         let i = lit_usize(i);
         quote! { __r[#i] = #e; }
     });
+    // rhs_jvp: A, L, C, drift and their directional derivatives along v = (dq, dqd)
+    let v_arr = ident_for("__v");
+    let mut bj = b.clone();
+    bind_array(&mut bj, &jvp.dirs, &v_arr);
+    let mut jouts: Vec<Id> = outs.clone();
+    for row in &jvp.da {
+        jouts.extend(row.iter().copied());
+    }
+    jouts.extend(jvp.dl.iter().copied());
+    for row in &jvp.dc {
+        jouts.extend(row.iter().copied());
+    }
+    jouts.extend(jvp.ddrift.iter().copied());
+    let (jl, jo) = block(g, &jouts, &bj, "k");
+    let base_len = outs.len();
+    let mat = |o: &[TokenStream], off: usize, rows: usize| -> Vec<TokenStream> {
+        (0..rows)
+            .map(|r| {
+                let cols = &o[off + r * nq..off + (r + 1) * nq];
+                quote! { [#(#cols),*] }
+            })
+            .collect()
+    };
+    let ja = mat(&jo, 0, nq);
+    let jl_ = &jo[nq * nq..nq * nq + nq];
+    let jc = mat(&jo, c0, nc);
+    let jdrift = &jo[c0 + nc * nq..base_len];
+    let jda = mat(&jo, base_len, nq);
+    let jdl = &jo[base_len + nq * nq..base_len + nq * nq + nq];
+    let jdc = mat(&jo, base_len + nq * nq + nq, nc);
+    let jddrift = &jo[base_len + nq * nq + nq + nc * nq..];
     let jac: Vec<Id> = d.constraint_jacobian.iter().flatten().copied().collect();
     let (j_lets, j_out) = block(g, &jac, &b, "j");
     let j_rows: Vec<TokenStream> = (0..nc)
@@ -751,6 +845,32 @@ pub fn emit_multipliers(
                 if !__d.iter().all(|__v| __v.is_finite()) {
                     return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t, state: ::nonholo::__private::to_vec(state) });
                 }
+                ::core::result::Result::Ok(())
+            }
+
+            fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let #v_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(v, "v")?;
+                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
+                let mut __q = [0.0f64; #nq_l];
+                let mut __qd = [0.0f64; #nq_l];
+                __q.copy_from_slice(&__s[..#nq_l]);
+                __qd.copy_from_slice(&__s[#nq_l..]);
+                #plets
+                #jl
+                let __a: [[f64; #nq_l]; #nq_l] = [#(#ja),*];
+                let __l: [f64; #nq_l] = [#(#jl_),*];
+                let __c: [[f64; #nq_l]; #nc_l] = [#(#jc),*];
+                let __drift: [f64; #nc_l] = [#(#jdrift),*];
+                let __da: [[f64; #nq_l]; #nq_l] = [#(#jda),*];
+                let __dl: [f64; #nq_l] = [#(#jdl),*];
+                let __dc: [[f64; #nq_l]; #nc_l] = [#(#jdc),*];
+                let __ddrift: [f64; #nc_l] = [#(#jddrift),*];
+                let ::core::option::Option::Some(__dqdd) = ::nonholo::__private::multipliers_jvp(&__a, &__l, &__c, &__drift, &__da, &__dl, &__dc, &__ddrift) else {
+                    return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+                };
+                __o[..#nq_l].copy_from_slice(&__v[#nq_l..]);
+                __o[#nq_l..].copy_from_slice(&__dqdd);
                 ::core::result::Result::Ok(())
             }
 

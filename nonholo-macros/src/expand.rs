@@ -3,7 +3,7 @@
 use crate::check::{self, Checked, Formulation};
 use crate::ctxt::Ctxt;
 use crate::dsl::parse::parse_model;
-use crate::mechanics::{gibbs_appell, lagrangian, velocities};
+use crate::mechanics::{gibbs_appell, lagrangian, velocities, voronec};
 use crate::sym::lower::lower;
 use crate::{emit, mechanics};
 use proc_macro2::TokenStream;
@@ -28,7 +28,10 @@ fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
     if m.formulation == Formulation::Multipliers {
         return derive_multipliers(m, cx);
     }
-    if m.formulation != Formulation::GibbsAppell {
+    if !matches!(
+        m.formulation,
+        Formulation::GibbsAppell | Formulation::Voronec | Formulation::BoltzmannHamel
+    ) {
         let name = match m.formulation {
             Formulation::GibbsAppell => "gibbs_appell",
             Formulation::BoltzmannHamel => "boltzmann_hamel",
@@ -57,15 +60,25 @@ fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
             return None;
         }
     };
-    let kin = velocities::kinematics(m, &mut low, cx)?;
-    let coords: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
-    let derived: mechanics::Derived =
-        gibbs_appell::derive(&mut low, &lt, kin, &m.name.to_string(), &coords);
+    let derived: mechanics::Derived = match m.formulation {
+        Formulation::Voronec => voronec::derive(m, &mut low, &lt, cx)?,
+        Formulation::BoltzmannHamel => {
+            let kin = velocities::kinematics(m, &mut low, cx)?;
+            mechanics::boltzmann_hamel::derive(m, &mut low, &lt, kin, cx)?
+        }
+        _ => {
+            let kin = velocities::kinematics(m, &mut low, cx)?;
+            let coords: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
+            gibbs_appell::derive(&mut low, &lt, kin, &m.name.to_string(), &coords)
+        }
+    };
+    let jvp = mechanics::jacobian::first_method(&mut low.graph, &low.syms, &derived);
     Some(emit::emit(
         m,
         &low.graph,
         &low.syms,
         &derived,
+        &jvp,
         &low.defaults,
     ))
 }
@@ -93,11 +106,13 @@ fn derive_multipliers(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
     };
     let coords: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
     let mt = mechanics::multipliers::derive(&mut low, &lt, &m.name.to_string(), &coords);
+    let jvp = mechanics::jacobian::second_method(&mut low.graph, &low.syms, &mt);
     Some(emit::emit_multipliers(
         m,
         &low.graph,
         &low.syms,
         &mt,
+        &jvp,
         &low.defaults,
     ))
 }

@@ -44,9 +44,13 @@ pub mod __private {
     //! Helpers for generated code.
     pub use crate::private::*;
 }
+#[cfg(feature = "parallel")]
+pub mod ensemble;
 pub mod error;
 pub mod linalg;
 pub mod model;
+#[cfg(feature = "plot")]
+pub mod plot;
 mod private;
 pub mod rk4;
 // Private so that `simulate` names one thing, the function.
@@ -54,6 +58,8 @@ pub mod rk4;
 mod simulate;
 pub mod trajectory;
 
+#[cfg(feature = "parallel")]
+pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
 pub use model::{Formulation, Model};
 pub use rk4::{integrate_rk4, rk4_step};

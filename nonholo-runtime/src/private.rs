@@ -181,3 +181,62 @@ pub fn multipliers<const N: usize, const NC: usize>(
         None
     }
 }
+
+/// Directional derivative of `z' = G^-1 f`: `G^-1 (df - dG G^-1 f)` (one Cholesky).
+pub fn jvp_spd<const M: usize>(
+    g: &[[f64; M]; M],
+    f: &[f64; M],
+    dg: &[[f64; M]; M],
+    df: &[f64; M],
+) -> Option<[f64; M]> {
+    use nalgebra::{SMatrix, SVector};
+    let gm = SMatrix::<f64, M, M>::from_fn(|i, j| g[i][j]);
+    let chol = gm.cholesky()?;
+    let zd = chol.solve(&SVector::<f64, M>::from_fn(|i, _| f[i]));
+    let dgm = SMatrix::<f64, M, M>::from_fn(|i, j| dg[i][j]);
+    let rhs = SVector::<f64, M>::from_fn(|i, _| df[i]) - dgm * zd;
+    let dz = chol.solve(&rhs);
+    let mut out = [0.0; M];
+    for i in 0..M {
+        out[i] = dz[i];
+    }
+    Some(out)
+}
+
+/// Directional derivative of the second method's accelerations: differentiating
+/// `A qdd = l + C^T lambda`, `C qdd = -drift` gives the same saddle-point system for
+/// `(dqdd, dlambda)` with right-hand sides `dl + dC^T lambda - dA qdd` and
+/// `-(ddrift + dC qdd)`.
+#[allow(clippy::too_many_arguments)]
+pub fn multipliers_jvp<const N: usize, const NC: usize>(
+    a: &[[f64; N]; N],
+    l: &[f64; N],
+    c: &[[f64; N]; NC],
+    drift: &[f64; NC],
+    da: &[[f64; N]; N],
+    dl: &[f64; N],
+    dc: &[[f64; N]; NC],
+    ddrift: &[f64; NC],
+) -> Option<[f64; N]> {
+    let (qdd, lambda) = multipliers(a, l, c, drift)?;
+    let mut l2 = [0.0; N];
+    for i in 0..N {
+        let mut acc = dl[i];
+        for j in 0..N {
+            acc -= da[i][j] * qdd[j];
+        }
+        for k in 0..NC {
+            acc += dc[k][i] * lambda[k];
+        }
+        l2[i] = acc;
+    }
+    let mut d2 = [0.0; NC];
+    for k in 0..NC {
+        let mut acc = ddrift[k];
+        for j in 0..N {
+            acc += dc[k][j] * qdd[j];
+        }
+        d2[k] = acc;
+    }
+    multipliers(a, &l2, c, &d2).map(|(dq, _)| dq)
+}

@@ -14,7 +14,8 @@ use core::ops::Range;
 
 use diffsol::error::OdeSolverError;
 use diffsol::{
-    DiffsolError, NalgebraMat, OdeBuilder, OdeSolverMethod, OdeSolverStopReason, VectorCommon,
+    DiffsolError, NalgebraLU, NalgebraMat, OdeBuilder, OdeEquations, OdeSolverMethod,
+    OdeSolverStopReason, VectorCommon,
 };
 
 use crate::model::{check_state, validate_layout};
@@ -28,14 +29,11 @@ pub enum Method {
     /// `tsit45`): the choice for non-stiff mechanical systems.
     #[default]
     Tsit45,
-    /// Variable-order BDF for stiff systems (diffsol's `bdf`).
-    ///
-    /// Not available yet: it needs the exact Jacobian of [`Model::rhs`], which the trait does
-    /// not provide yet; [`simulate`] returns [`Error::InvalidOptions`].
+    /// Variable-order BDF for stiff systems (diffsol's `bdf`, nalgebra LU), with the
+    /// model's exact Jacobian-vector product [`Model::rhs_jvp`].
     Bdf,
-    /// ESDIRK3(4) singly diagonally implicit Runge–Kutta (diffsol's `esdirk34`).
-    ///
-    /// Not available yet, for the same reason as [`Method::Bdf`].
+    /// ESDIRK3(4) singly diagonally implicit Runge–Kutta (diffsol's `esdirk34`, nalgebra
+    /// LU), with [`Model::rhs_jvp`].
     Esdirk34,
 }
 
@@ -72,6 +70,27 @@ pub struct Options {
     max_steps: usize,
     constraint_tol: f64,
     monitor_constraints: bool,
+    event: Option<Event>,
+}
+
+/// A stopping condition `g(t, state)`: the run ends where `g` changes sign (located by
+/// diffsol's root finding on the dense output).
+#[derive(Clone)]
+struct Event(alloc::sync::Arc<EventFn>);
+
+/// `g(t, state)`, whose zero crossing ends a run.
+type EventFn = dyn Fn(f64, &[f64]) -> f64 + Send + Sync;
+
+impl core::fmt::Debug for Event {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Event(..)")
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        alloc::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Default for Options {
@@ -86,6 +105,7 @@ impl Default for Options {
             max_steps: 1_000_000,
             constraint_tol: 1e-8,
             monitor_constraints: false,
+            event: None,
         }
     }
 }
@@ -104,7 +124,22 @@ impl Options {
         self
     }
 
-    /// Integration method (only [`Method::Tsit45`] for now).
+    /// Stop when `g(t, state)` crosses zero (e.g. a rolling disk falling flat:
+    /// `|s| s[4].abs() - 1.5`). The last sample is the state at the crossing, and
+    /// [`Trajectory::event_time`] gives its time.
+    ///
+    /// ```
+    /// use nonholo_runtime::Options;
+    /// let o = Options::default().stop_when(|_t, s| s[0]); // stop when q0 crosses 0
+    /// # let _ = o;
+    /// ```
+    pub fn stop_when(mut self, g: impl Fn(f64, &[f64]) -> f64 + Send + Sync + 'static) -> Self {
+        self.event = Some(Event(alloc::sync::Arc::new(g)));
+        self
+    }
+
+    /// Integration method: [`Method::Tsit45`] (default), or the implicit [`Method::Bdf`] and
+    /// [`Method::Esdirk34`] for stiff models, which use [`Model::rhs_jvp`].
     pub fn method(mut self, method: Method) -> Self {
         self.method = method;
         self
@@ -252,13 +287,6 @@ fn prepare<M: Model>(
             found: state0.len(),
         });
     }
-    if o.method != Method::Tsit45 {
-        return invalid(format!(
-            "{:?} needs the exact Jacobian of Model::rhs, which is not available yet; \
-             use Method::Tsit45",
-            o.method
-        ));
-    }
     let (t0, t1) = (t.start, t.end);
     let span_ok = t0.is_finite() && t1.is_finite() && t0 < t1;
     if !span_ok {
@@ -386,7 +414,6 @@ fn run<M: Model>(
     let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
     let monitor =
         (o.monitor_constraints && o.constraint_tol < f64::INFINITY).then_some(o.constraint_tol);
-    let mut dy = vec![0.0; M::DIM];
 
     // diffsol's closures cannot fail: the first model error is parked here, the stage is
     // poisoned with NaN (so diffsol rejects the step) and the error is reported after the
@@ -406,7 +433,23 @@ fn run<M: Model>(
             *yi = *x;
         }
     };
+    let jac = |x: &[f64], _p: &[f64], t: f64, v: &[f64], y: &mut [f64]| {
+        if failure.borrow().is_none() {
+            match model.rhs_jvp(t, x, v, y) {
+                Ok(()) => return,
+                Err(e) => *failure.borrow_mut() = Some(e),
+            }
+        }
+        y.fill(f64::NAN);
+    };
     let take_failure = || failure.borrow_mut().take();
+    let event = o.event.clone();
+    let root = move |x: &[f64], _p: &[f64], t: f64, y: &mut [f64]| {
+        y[0] = match &event {
+            Some(g) => (g.0)(t, x),
+            None => 1.0,
+        };
+    };
 
     let problem = OdeBuilder::<NalgebraMat<f64>>::new()
         .rtol(o.rtol)
@@ -414,100 +457,171 @@ fn run<M: Model>(
         .t0(t0)
         // Only its sign matters: diffsol picks the first step itself (Hairer's algorithm).
         .h0(t_end - t0)
-        .rhs(rhs)
+        .rhs_implicit(rhs, jac)
+        .root(root, 1)
         .init(init, M::DIM)
         .build()
         .map_err(|e| engine_error(e, t0, state0))?;
-    let solver = problem.tsit45();
-    // The first-step heuristic already evaluates rhs, possibly past t0.
-    if let Some(e) = take_failure() {
-        return Err(e);
+    let ctx = Drive {
+        model,
+        state0,
+        t0,
+        t_end,
+        o,
+        samples,
+        traj,
+        monitor,
+        take_failure: &take_failure,
+    };
+    match o.method {
+        Method::Tsit45 => ctx.run(problem.tsit45()),
+        Method::Bdf => ctx.run(problem.bdf::<NalgebraLU<f64>>()),
+        Method::Esdirk34 => ctx.run(problem.esdirk34::<NalgebraLU<f64>>()),
     }
-    let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
+}
 
-    // Samples at t0.
-    let mut next = 0;
-    match samples {
-        None => record(model, traj, &mut dy, t0, state0, monitor)?,
-        Some(s) => {
-            while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t0) {
-                record(model, traj, &mut dy, ts, state0, monitor)?;
-                next += 1;
-            }
-            if next == s.len() {
-                return Ok(());
-            }
-        }
-    }
-    solver
-        .set_stop_time(t_end)
-        .map_err(|e| engine_error(e, t0, state0))?;
+/// Everything the stepping loop needs, whatever the method.
+struct Drive<'r, M: Model, F: Fn() -> Option<Error>> {
+    model: &'r M,
+    state0: &'r [f64],
+    t0: f64,
+    t_end: f64,
+    o: &'r Options,
+    samples: Option<&'r [f64]>,
+    traj: &'r mut Trajectory,
+    monitor: Option<f64>,
+    take_failure: &'r F,
+}
 
-    let mut y_now = vec![0.0; M::DIM];
-    let mut steps = 0_usize;
-    loop {
-        if steps >= o.max_steps {
-            let st = solver.state();
-            return Err(Error::Solver {
-                t: st.t,
-                message: format!("maximum number of steps ({}) reached", o.max_steps),
-                state: slice(st.y).to_vec(),
-            });
-        }
-        let t_old = solver.state().t;
-        let result = solver.step();
-        steps += 1;
+impl<M: Model, F: Fn() -> Option<Error>> Drive<'_, M, F> {
+    /// Step `solver` to `t_end`, recording samples (dense output between steps).
+    fn run<'a, Eqn, S>(self, solver: Result<S, DiffsolError>) -> Result<(), Error>
+    where
+        Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
+        S: OdeSolverMethod<'a, Eqn>,
+    {
+        let Drive {
+            model,
+            state0,
+            t0,
+            t_end,
+            o,
+            samples,
+            traj,
+            monitor,
+            take_failure,
+        } = self;
+        let mut dy = vec![0.0; M::DIM];
+        // The first-step heuristic already evaluates rhs, possibly past t0.
         if let Some(e) = take_failure() {
             return Err(e);
         }
-        let t_now = {
-            let st = solver.state();
-            for (o, x) in y_now.iter_mut().zip(slice(st.y)) {
-                *o = *x;
-            }
-            st.t
-        };
-        let reason = result.map_err(|e| engine_error(e, t_now, &y_now))?;
-        // diffsol checks its absolute minimum step only after a rejection; an accepted step
-        // too small to change t (near a singularity) is an underflow all the same.
-        let advanced = t_now > t_old;
-        if !advanced {
-            return Err(Error::StepSize {
-                t: t_now,
-                state: y_now.clone(),
-            });
-        }
-        if y_now.iter().any(|x| !x.is_finite()) {
-            return Err(Error::NonFinite {
-                what: "state",
-                t: t_now,
-                state: y_now.clone(),
-            });
-        }
-        // diffsol lands within roundoff of t_end; label that sample t_end exactly.
-        let at_end = reason == OdeSolverStopReason::TstopReached;
+        let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
+
+        // Samples at t0.
+        let mut next = 0;
         match samples {
-            None => {
-                let ts = if at_end { t_end } else { t_now };
-                record(model, traj, &mut dy, ts, &y_now, monitor)?;
-            }
+            None => record(model, traj, &mut dy, t0, state0, monitor)?,
             Some(s) => {
-                while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_end) {
-                    if ts >= t_now {
-                        record(model, traj, &mut dy, ts, &y_now, monitor)?;
-                    } else {
-                        // Dense output of the last step.
+                while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t0) {
+                    record(model, traj, &mut dy, ts, state0, monitor)?;
+                    next += 1;
+                }
+                if next == s.len() {
+                    return Ok(());
+                }
+            }
+        }
+        solver
+            .set_stop_time(t_end)
+            .map_err(|e| engine_error(e, t0, state0))?;
+
+        let mut y_now = vec![0.0; M::DIM];
+        let mut steps = 0_usize;
+        loop {
+            if steps >= o.max_steps {
+                let st = solver.state();
+                return Err(Error::Solver {
+                    t: st.t,
+                    message: format!("maximum number of steps ({}) reached", o.max_steps),
+                    state: slice(st.y).to_vec(),
+                });
+            }
+            let t_old = solver.state().t;
+            let result = solver.step();
+            steps += 1;
+            if let Some(e) = take_failure() {
+                return Err(e);
+            }
+            let t_now = {
+                let st = solver.state();
+                for (o, x) in y_now.iter_mut().zip(slice(st.y)) {
+                    *o = *x;
+                }
+                st.t
+            };
+            let reason = result.map_err(|e| engine_error(e, t_now, &y_now))?;
+            // diffsol checks its absolute minimum step only after a rejection; an accepted step
+            // too small to change t (near a singularity) is an underflow all the same.
+            let advanced = t_now > t_old;
+            if !advanced {
+                return Err(Error::StepSize {
+                    t: t_now,
+                    state: y_now.clone(),
+                });
+            }
+            if y_now.iter().any(|x| !x.is_finite()) {
+                return Err(Error::NonFinite {
+                    what: "state",
+                    t: t_now,
+                    state: y_now.clone(),
+                });
+            }
+            if let OdeSolverStopReason::RootFound(t_root, _) = reason {
+                // Samples up to the event by dense output, then the state at the event.
+                if let Some(s) = samples {
+                    while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_root) {
                         let y = solver
                             .interpolate(ts)
                             .map_err(|e| engine_error(e, t_now, &y_now))?;
                         record(model, traj, &mut dy, ts, slice(&y), monitor)?;
+                        next += 1;
                     }
-                    next += 1;
+                }
+                let y = solver
+                    .interpolate(t_root)
+                    .map_err(|e| engine_error(e, t_now, &y_now))?;
+                if traj.times().last().is_none_or(|t| *t < t_root) {
+                    record(model, traj, &mut dy, t_root, slice(&y), monitor)?;
+                }
+                traj.set_event_time(t_root);
+                return Ok(());
+            }
+            // diffsol lands within roundoff of t_end; label that sample t_end exactly.
+            let at_end = reason == OdeSolverStopReason::TstopReached;
+            match samples {
+                None => {
+                    let ts = if at_end { t_end } else { t_now };
+                    record(model, traj, &mut dy, ts, &y_now, monitor)?;
+                }
+                Some(s) => {
+                    while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_end) {
+                        if ts >= t_now {
+                            record(model, traj, &mut dy, ts, &y_now, monitor)?;
+                        } else {
+                            // Dense output of the last step.
+                            let y = solver
+                                .interpolate(ts)
+                                .map_err(|e| engine_error(e, t_now, &y_now))?;
+                            record(model, traj, &mut dy, ts, slice(&y), monitor)?;
+                        }
+                        next += 1;
+                    }
                 }
             }
-        }
-        if at_end {
-            return Ok(());
+            if at_end {
+                return Ok(());
+            }
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct Trajectory {
     states: Vec<f64>,
     /// Row `i` is `d state/dt` at `times[i]`.
     derivatives: Vec<f64>,
+    /// When an [`Options::stop_when`](crate::Options::stop_when) event ended the run.
+    event_time: Option<f64>,
 }
 
 impl Trajectory {
@@ -52,7 +54,19 @@ impl Trajectory {
             times: Vec::new(),
             states: Vec::new(),
             derivatives: Vec::new(),
+            event_time: None,
         }
+    }
+
+    /// The time at which a stopping event (`Options::stop_when`) fired, if one did; the
+    /// last sample is then the state at that time.
+    pub fn event_time(&self) -> Option<f64> {
+        self.event_time
+    }
+
+    /// Record that a stopping event fired at `t`.
+    pub fn set_event_time(&mut self, t: f64) {
+        self.event_time = Some(t);
     }
 
     /// Append the sample `(t, state, dstate)`.

@@ -14,6 +14,7 @@
 use super::lagrangian::LagrangeTerms;
 use super::velocities::Kinematics;
 use super::Derived;
+use crate::sym::linsolve::probably_zero;
 use crate::sym::lower::Lowered;
 use crate::sym::Id;
 use std::collections::HashMap;
@@ -66,17 +67,17 @@ pub fn derive(
                 .collect()
         })
         .collect();
+    // a0 is the derivative of psi along the motion at frozen z: forward mode in the
+    // direction (dq, dz, dt) = (psi, 0, 1), sharing sub-derivatives (of the atoms too).
+    let mut along: HashMap<u32, Id> = s.q.iter().copied().zip(psi_atoms.iter().copied()).collect();
+    let one = g.one();
+    along.insert(s.t, one);
+    let mut memo = HashMap::new();
     let a0: Vec<Id> = psi
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let mut parts = Vec::with_capacity(n + 1);
-            for (j, qj) in s.q.iter().enumerate() {
-                let d = g.diff(*p, *qj);
-                parts.push(g.mul(d, psi_atoms[j]));
-            }
-            parts.push(g.diff(*p, s.t));
-            let e = g.add_all(&parts);
+            let e = g.directional(*p, &along, &mut memo);
             g.define_if_large(&format!("a0[{}]", coords[i]), e, INLINE)
         })
         .collect();
@@ -127,6 +128,23 @@ pub fn derive(
             let parts: Vec<Id> = (0..n).map(|i| g.mul(psi_z[i][al], w[i])).collect();
             g.add_all(&parts)
         })
+        .collect();
+    // Zeros hidden behind atoms (e.g. the block structure of G with momenta as speeds):
+    // found numerically, then written as exact zeros so no work is spent on them.
+    let zero = g.zero();
+    for al in 0..m {
+        for be in 0..m {
+            if al != be
+                && !g.is_zero(mass_matrix_g[al][be])
+                && probably_zero(g, mass_matrix_g[al][be])
+            {
+                mass_matrix_g[al][be] = zero;
+            }
+        }
+    }
+    let forcing: Vec<Id> = forcing
+        .into_iter()
+        .map(|f| if probably_zero(g, f) { zero } else { f })
         .collect();
     // Energy: qd . p - T + V at qd = psi.
     let mut parts = Vec::with_capacity(n + 2);

@@ -3,10 +3,13 @@
 //! `lagrangian` extracts A, the momenta and the free Lagrange terms h; each formulation
 //! module assembles its equations from them.
 
+pub mod boltzmann_hamel;
 pub mod gibbs_appell;
+pub mod jacobian;
 pub mod lagrangian;
 pub mod multipliers;
 pub mod velocities;
+pub mod voronec;
 
 use crate::sym::Id;
 

@@ -386,3 +386,98 @@ impl Graph {
         }
     }
 }
+
+impl Graph {
+    /// The directional derivative `sum_k d e / d x_k * dir_k` for the symbols `x_k` of
+    /// `dirs` (exact forward-mode differentiation, symbolically). The derivative of an
+    /// auxiliary atom is itself an atom (memoized), so the result stays as compact as `e`.
+    pub fn directional(
+        &mut self,
+        e: Id,
+        dirs: &HashMap<u32, Id>,
+        memo: &mut HashMap<Id, Id>,
+    ) -> Id {
+        if let Some(d) = memo.get(&e) {
+            return *d;
+        }
+        let keys: Vec<u32> = dirs.keys().copied().collect();
+        if !self.depends_on_any(e, &keys) {
+            return self.zero();
+        }
+        let d = match self.node(e).clone() {
+            Node::Num(_) => self.zero(),
+            Node::Sym(s) => {
+                if let Some(v) = dirs.get(&s) {
+                    *v
+                } else if let Some(def) = self.definition(s) {
+                    let dd = self.directional(def, dirs, memo);
+                    let name = format!("d{}", self.symbol_name(s));
+                    self.define_if_large(&name, dd, 8)
+                } else {
+                    self.zero()
+                }
+            }
+            Node::Add(_, ts) => {
+                let mut parts = Vec::with_capacity(ts.len());
+                for (k, t) in ts.iter() {
+                    let dt = self.directional(*t, dirs, memo);
+                    parts.push(self.scale(*k, dt));
+                }
+                self.add_all(&parts)
+            }
+            Node::Mul(fs) => {
+                let mut parts = Vec::with_capacity(fs.len());
+                for (i, (b, ex)) in fs.iter().enumerate() {
+                    if !self.depends_on_any(*b, &keys) {
+                        continue;
+                    }
+                    let db = self.directional(*b, dirs, memo);
+                    let mut factors = Vec::with_capacity(fs.len() + 1);
+                    for (j, (b2, e2)) in fs.iter().enumerate() {
+                        factors.push(if i == j {
+                            self.powi(*b2, ex - 1)
+                        } else {
+                            self.powi(*b2, *e2)
+                        });
+                    }
+                    factors.push(db);
+                    let prod = self.mul_all(&factors);
+                    parts.push(self.scale(Number::int(*ex as i64), prod));
+                }
+                self.add_all(&parts)
+            }
+            Node::Fn(f, u) => {
+                let du = self.directional(u, dirs, memo);
+                let outer = self.func_derivative_pub(f, u);
+                self.mul(outer, du)
+            }
+            Node::Fn2(Func2::Atan2, y, x) => {
+                let dy = self.directional(y, dirs, memo);
+                let dx = self.directional(x, dirs, memo);
+                let a = self.mul(x, dy);
+                let b = self.mul(y, dx);
+                let num = self.sub(a, b);
+                let x2 = self.powi(x, 2);
+                let y2 = self.powi(y, 2);
+                let den = self.add(x2, y2);
+                self.div(num, den)
+            }
+            Node::Fn2(Func2::Powf, a, b) => {
+                let da = self.directional(a, dirs, memo);
+                let db = self.directional(b, dirs, memo);
+                let ln_a = self.func(Func::Ln, a);
+                let t1 = self.mul(db, ln_a);
+                let ba = self.mul(b, da);
+                let t2 = self.div(ba, a);
+                let inner = self.add(t1, t2);
+                self.mul(e, inner)
+            }
+        };
+        memo.insert(e, d);
+        d
+    }
+
+    fn func_derivative_pub(&mut self, f: Func, u: Id) -> Id {
+        self.func_derivative(f, u)
+    }
+}

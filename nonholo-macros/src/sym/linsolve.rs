@@ -77,6 +77,12 @@ pub fn solve(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
         if probably_zero(g, det_b) {
             return None;
         }
+        // The determinant is shared by every unknown: an atom, computed once.
+        let det_b = if g.as_number(det_b).is_some() {
+            det_b
+        } else {
+            g.define_if_large("det", det_b, 4)
+        };
         let inv_det = g.powi(det_b, -1);
         for (jj, c) in cols.iter().enumerate() {
             let mut parts = Vec::with_capacity(k);

@@ -1,6 +1,6 @@
 //! Lowering of the checked model's expressions into the [`Graph`].
 
-use super::graph::{Func, Func2, Graph, Id};
+use super::graph::{Func, Func2, Graph, Id, Node};
 use super::number::Number;
 use crate::check::{Checked, Parametrization};
 use crate::dsl::ast::{BinOp, Expr};
@@ -42,6 +42,8 @@ struct Lowerer<'a> {
     lets: &'a [(syn::Ident, Expr)],
     let_index: HashMap<String, usize>,
     let_cache: HashMap<usize, Id>,
+    /// t, q, dot(q) and z: what makes an expression vary along a motion.
+    state_syms: Vec<u32>,
 }
 
 pub fn lower(m: &Checked) -> Lowered {
@@ -94,6 +96,11 @@ pub fn lower(m: &Checked) -> Lowered {
         .enumerate()
         .map(|(i, (n, _))| (n.to_string(), i))
         .collect();
+    let state_syms: Vec<u32> = std::iter::once(t)
+        .chain(q.iter().copied())
+        .chain(qd.iter().copied())
+        .chain(z.iter().copied())
+        .collect();
     let mut lw = Lowerer {
         g,
         names,
@@ -101,6 +108,7 @@ pub fn lower(m: &Checked) -> Lowered {
         lets: &m.lets,
         let_index,
         let_cache: HashMap::new(),
+        state_syms,
     };
 
     let defaults = m
@@ -174,7 +182,15 @@ impl Lowerer<'_> {
                         return *x;
                     }
                     let body = self.lets[i].1.clone();
-                    let x = self.expr(&body);
+                    let mut x = self.expr(&body);
+                    // A `let` of parameters only (a mass moment, a combined length) is a
+                    // constant of the run: keep it an atom, computed once per call, rather
+                    // than multiplying it out into every term that uses it.
+                    if !self.g.depends_on_any(x, &self.state_syms)
+                        && !matches!(self.g.node(x), Node::Num(_) | Node::Sym(_))
+                    {
+                        x = self.g.define(&key, x);
+                    }
                     self.let_cache.insert(i, x);
                     return x;
                 }

@@ -1,0 +1,475 @@
+//! `formulation = boltzmann_hamel` (Talamucci 2015, eq. 20, with the constraint correction)
+//! against the Gibbs–Appell library models of the same systems (Benenti 9.1–9.3,
+//! Talamucci 3.1–3.4): the generated `rhs` must agree to 1e-12 relative at random states
+//! and random parameters. The models are the DSL of `src/models.rs`, unchanged except for
+//! the name and the formulation.
+//!
+//! The constraint correction (the term Talamucci's (16)–(17) omit) is checked here against
+//! the oracle's `hamel_residual`, and inside the macro crate on the symbolic split
+//! (`mechanics::boltzmann_hamel::tests`).
+
+mod common;
+use common::oracle::{hamel_residual, rel_err, System};
+use common::papers as p;
+use common::rng::SplitMix64;
+use nonholo::models::{
+    AssignedFront, AssignedSpin, CoaxialDiscs, PendulumSkate, RollingDiskPendulum, Skate,
+    VerticalDisc,
+};
+use nonholo::prelude::*;
+
+const STATES: usize = 50;
+const TOL: f64 = 1e-12;
+
+nonholonomic! {
+    /// Benenti 9.1, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct SkateBh;
+    parameters { m = 1.0, inertia = 0.1, g = 9.81, alpha = 0.0, c = 0.0 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = -m * g * sin(alpha) * x;
+    forces { theta: -c * dot(theta) }
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
+    formulation = boltzmann_hamel;
+}
+
+nonholonomic! {
+    /// Benenti 9.2, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct VerticalDiscBh;
+    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
+    coordinates { x, y, theta, psi }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
+        + 0.5 * (a_inertia * dot(theta).powi(2) + b_inertia * dot(psi).powi(2));
+    potential_energy = -m * g * sin(alpha) * x;
+    constraints {
+        dot(x) - r * cos(psi) * dot(theta) == 0.0;
+        dot(y) - r * sin(psi) * dot(theta) == 0.0;
+    }
+    speeds { z1 = dot(theta); z2 = dot(psi); }
+    formulation = boltzmann_hamel;
+}
+
+nonholonomic! {
+    /// Benenti 9.3, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct CoaxialDiscsBh;
+    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
+    coordinates { x, y, theta1, theta2, psi }
+    kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
+        + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))
+        + (0.5 * m * a * a + b_inertia) * dot(psi).powi(2)
+        + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
+    constraints {
+        dot(x) - r * cos(psi) * dot(theta1) == 0.0;
+        dot(y) - r * sin(psi) * dot(theta1) == 0.0;
+        r * dot(theta1) + a * dot(psi) - r * dot(theta2) == 0.0;
+    }
+    speeds { z1 = dot(theta1); z2 = dot(theta2); }
+    formulation = boltzmann_hamel;
+}
+
+nonholonomic! {
+    /// Talamucci 3.1, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct PendulumSkateBh;
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
+    speeds {
+        eta1 = (cos(phi) * dot(x_c) + sin(phi) * dot(y_c)) / rho;
+        eta2 = (-sin(phi) * dot(x_c) + cos(phi) * dot(y_c)) / rho;
+        eta3 = dot(theta);
+        eta4 = dot(theta1);
+    }
+    formulation = boltzmann_hamel;
+}
+
+nonholonomic! {
+    /// Talamucci 3.2, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct AssignedFrontBh;
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.0, c_th1 = 0.0,
+        v0 = 1.0, a_f = 0.3, omega = 1.0
+    }
+    coordinates { phi, theta, theta1 }
+    let xfd = v0;
+    let yfd = a_f * omega * cos(omega * t);
+    let xcd = xfd + rho * sin(phi) * dot(phi);
+    let ycd = yfd - rho * cos(phi) * dot(phi);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = xcd * cos(phi) + ycd * sin(phi);
+    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
+    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
+    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
+    speeds { eta1 = dot(theta); eta2 = dot(theta1); }
+    formulation = boltzmann_hamel;
+}
+
+nonholonomic! {
+    /// Talamucci 3.3, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct RollingDiskPendulumBh;
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81, c_phi = 0.0, c_th1 = 0.0, tau = 0.0
+    }
+    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
+    constraints {
+        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
+        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
+    }
+    speeds {
+        eta1 = f2h * dot(phi) - i_d * sin(theta) * dot(phi1) - f1h * v_par;
+        eta2 = i_d * dot(phi1) - i_d * sin(theta) * dot(phi);
+        eta3 = dot(theta);
+        eta4 = dot(theta1);
+    }
+    formulation = boltzmann_hamel;
+}
+
+nonholonomic! {
+    /// Talamucci 3.4, Boltzmann–Hamel.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct AssignedSpinBh;
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81, c_phi = 0.0, c_th1 = 0.0, w0 = 2.0, a_s = 0.5, omega = 1.0
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let phi1d = w0 + a_s * omega * cos(omega * t);
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints {
+        dot(x_c) - r * phi1d * cos(phi) == 0.0;
+        dot(y_c) - r * phi1d * sin(phi) == 0.0;
+    }
+    speeds {
+        eta1 = f2h * dot(phi) - f1h * v_par - i_d * phi1d * sin(theta);
+        eta2 = dot(theta);
+        eta3 = dot(theta1);
+    }
+    formulation = boltzmann_hamel;
+}
+
+// A rheonomic model with every ingredient of (20) nonzero: Z(q,t), psi(q,t), alpha(q,t),
+// beta(q,t), b(q,t), c(q,t), V(q,t) and velocity-dependent forces; once per formulation.
+macro_rules! everything {
+    ($name:ident, $formulation:ident) => {
+        nonholonomic! {
+            /// Every term of Talamucci's (20) at once.
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $name;
+            parameters { m = 1.3, inertia = 0.4, k = 0.7, cd = 0.2 }
+            coordinates { x, y, th, u }
+            kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(th).powi(2)
+                + 0.5 * (1.0 + 0.3 * sin(x).powi(2)) * dot(u).powi(2) + 0.2 * cos(th) * dot(x) * dot(u)
+                + m * t * sin(u) * dot(x) + 0.3 * y * dot(th) + 0.5 * t * cos(x) * y;
+            potential_energy = k * (x * x + y * y) + t * sin(th) * u;
+            forces { th: -cd * dot(th), u: 0.1 * sin(t) * dot(x) }
+            constraints { dot(x) * sin(th) - dot(y) * cos(th) + 0.2 * t * cos(x) * dot(u) == 0.1 * sin(t) * y; }
+            speeds {
+                v = cos(th) * dot(x) + sin(th) * dot(y) + 0.3 * t * sin(u);
+                w = (1.0 + 0.1 * t * x * x) * dot(th) + y * cos(t);
+                s = dot(u) + 0.2 * sin(th) * dot(x) + x * t;
+            }
+            formulation = $formulation;
+        }
+    };
+}
+everything!(EverythingGa, gibbs_appell);
+everything!(EverythingBh, boltzmann_hamel);
+
+// Independent velocities (no `speeds`): dot(x), dot(theta) free, dot(y) from the constraint.
+macro_rules! independent_skate {
+    ($name:ident, $formulation:ident) => {
+        nonholonomic! {
+            /// A rheonomic skate with independent velocities.
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $name;
+            parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+            coordinates { x, y, theta }
+            kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+            potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+            constraints { dot(x) * sin(theta) - dot(y) * (2.0 + cos(theta)) == 0.2 * cos(t) * x; }
+            dependent { y }
+            formulation = $formulation;
+        }
+    };
+}
+independent_skate!(IndependentSkateGa, gibbs_appell);
+independent_skate!(IndependentSkateBh, boltzmann_hamel);
+
+/// Both models of a pair with the same random parameters (struct literals: the fields
+/// are the parameters).
+macro_rules! pair {
+    ($rng:expr, $a:ident, $b:ident, { $($f:ident : $lo:expr => $hi:expr),* $(,)? }) => {{
+        $(let $f: f64 = $rng.uniform($lo, $hi);)*
+        ($a { $($f),* }, $b { $($f),* })
+    }};
+}
+
+/// Worst relative difference of the two `rhs` over random states.
+fn worst_rhs<A: Model, B: Model>(a: &A, b: &B, rng: &mut SplitMix64) -> f64 {
+    assert_eq!(A::DIM, B::DIM);
+    assert_eq!(B::FORMULATION, Formulation::BoltzmannHamel);
+    let mut worst = 0.0f64;
+    for _ in 0..STATES {
+        let t = rng.uniform(0.0, 3.0);
+        let state: Vec<f64> = (0..A::DIM).map(|_| rng.uniform(-1.2, 1.2)).collect();
+        let (mut da, mut db) = (vec![0.0; A::DIM], vec![0.0; A::DIM]);
+        a.rhs(t, &state, &mut da).expect("rhs (Gibbs–Appell)");
+        b.rhs(t, &state, &mut db).expect("rhs (Boltzmann–Hamel)");
+        worst = worst.max(rel_err(&db, &da));
+    }
+    worst
+}
+
+/// Three parameter sets x 50 states; prints and checks the worst relative difference.
+fn agree<A: Model, B: Model>(name: &str, seed: u64, make: impl Fn(&mut SplitMix64) -> (A, B)) {
+    let mut rng = SplitMix64::new(seed);
+    let mut worst = 0.0f64;
+    for _ in 0..3 {
+        let (a, b) = make(&mut rng);
+        worst = worst.max(worst_rhs(&a, &b, &mut rng));
+    }
+    println!("{name}: Boltzmann–Hamel vs Gibbs–Appell rhs, worst relative difference {worst:.1e}");
+    assert!(worst < TOL, "{name}: {worst:e}");
+}
+
+#[test]
+fn benenti_9_1_skate() {
+    agree("9.1", 101, |rng| {
+        pair!(rng, Skate, SkateBh, {
+            m: 0.5 => 2.0, inertia: 0.05 => 0.5, g: 9.81 => 9.81, alpha: -0.5 => 0.5, c: 0.0 => 0.5,
+        })
+    });
+}
+
+#[test]
+fn benenti_9_2_vertical_disc() {
+    agree("9.2", 102, |rng| {
+        pair!(rng, VerticalDisc, VerticalDiscBh, {
+            m: 0.5 => 2.0, a_inertia: 0.2 => 1.0, b_inertia: 0.1 => 0.5, r: 0.3 => 1.5,
+            g: 9.81 => 9.81, alpha: -0.5 => 0.5,
+        })
+    });
+}
+
+#[test]
+fn benenti_9_3_coaxial_discs() {
+    agree("9.3", 103, |rng| {
+        pair!(rng, CoaxialDiscs, CoaxialDiscsBh, {
+            m: 0.5 => 2.0, a_inertia: 0.2 => 1.0, b_inertia: 0.1 => 0.5, r: 0.3 => 1.5, a: 0.5 => 2.5,
+        })
+    });
+}
+
+#[test]
+fn talamucci_3_1_pendulum_on_a_skate() {
+    agree("3.1", 201, |rng| {
+        pair!(rng, PendulumSkate, PendulumSkateBh, {
+            big_m: 2.0 => 6.0, i_c: 0.1 => 0.5, m_s: 2.0 => 4.0, m_d: 0.5 => 1.5, rho: 0.4 => 0.7,
+            kappa: 0.3 => 0.6, kappa1: 0.8 => 1.2, kappa2: 0.2 => 0.4, g: 9.81 => 9.81,
+            c_phi: 0.1 => 0.5, c_th1: 0.1 => 0.5,
+        })
+    });
+}
+
+#[test]
+fn talamucci_3_2_assigned_front_motion() {
+    agree("3.2", 202, |rng| {
+        pair!(rng, AssignedFront, AssignedFrontBh, {
+            big_m: 2.0 => 6.0, i_c: 0.1 => 0.5, m_s: 2.0 => 4.0, m_d: 0.5 => 1.5, rho: 0.4 => 0.7,
+            kappa: 0.3 => 0.6, kappa1: 0.8 => 1.2, kappa2: 0.2 => 0.4, g: 9.81 => 9.81,
+            c_th: 0.1 => 0.5, c_th1: 0.1 => 0.5, v0: 0.5 => 2.0, a_f: 0.1 => 0.5, omega: 0.5 => 2.0,
+        })
+    });
+}
+
+#[test]
+fn talamucci_3_3_rolling_disk_with_pendulum() {
+    agree("3.3", 203, |rng| {
+        pair!(rng, RollingDiskPendulum, RollingDiskPendulumBh, {
+            big_m: 1.0 => 3.0, r: 0.3 => 0.7, m_s: 2.0 => 4.0, m_d: 0.5 => 1.5,
+            kappa: 0.3 => 0.6, kappa1: 0.8 => 1.2, kappa2: 0.2 => 0.4, g: 9.81 => 9.81,
+            c_phi: 0.1 => 0.5, c_th1: 0.1 => 0.5, tau: -1.0 => 1.0,
+        })
+    });
+}
+
+#[test]
+fn talamucci_3_4_assigned_disk_spin() {
+    agree("3.4", 204, |rng| {
+        pair!(rng, AssignedSpin, AssignedSpinBh, {
+            big_m: 1.0 => 3.0, r: 0.3 => 0.7, m_s: 2.0 => 4.0, m_d: 0.5 => 1.5,
+            kappa: 0.3 => 0.6, kappa1: 0.8 => 1.2, kappa2: 0.2 => 0.4, g: 9.81 => 9.81,
+            c_phi: 0.1 => 0.5, c_th1: 0.1 => 0.5, w0: 1.0 => 3.0, a_s: 0.1 => 0.8, omega: 0.5 => 2.0,
+        })
+    });
+}
+
+#[test]
+fn every_term_of_20_rheonomic() {
+    agree("everything", 301, |rng| {
+        pair!(rng, EverythingGa, EverythingBh, {
+            m: 0.8 => 2.0, inertia: 0.2 => 0.8, k: 0.1 => 1.0, cd: 0.0 => 0.5,
+        })
+    });
+}
+
+#[test]
+fn independent_velocities() {
+    agree("independent", 302, |rng| {
+        pair!(rng, IndependentSkateGa, IndependentSkateBh, {
+            m: 0.8 => 2.0, inertia: 0.1 => 0.5, k: 0.1 => 1.0,
+        })
+    });
+    assert_eq!(IndependentSkateBh::SPEEDS, &["dot(x)", "dot(theta)"]);
+}
+
+/// The generated 3.1 equations satisfy Talamucci's (17) only with the term (16)–(17) omit:
+/// the oracle's `hamel_residual` (AD on a hand-written Lagrangian) is ~0 with it
+/// (`complete = true`) and O(1) without it, at the generated accelerations.
+#[test]
+fn talamucci_3_1_needs_the_constraint_correction() {
+    let mut rng = SplitMix64::new(211);
+    let (mut with, mut without_min, mut without_max) = (0.0f64, f64::INFINITY, 0.0f64);
+    for _ in 0..3 {
+        let s = p::PendulumSkate::new(&mut rng);
+        let r = &s.rider;
+        let m = PendulumSkateBh {
+            big_m: s.big_m,
+            i_c: s.i_c,
+            m_s: r.m_s,
+            m_d: r.m_d,
+            rho: s.rho,
+            kappa: r.kappa,
+            kappa1: r.kappa1,
+            kappa2: r.kappa2,
+            g: s.g,
+            c_phi: s.c_phi,
+            c_th1: s.c_th1,
+        };
+        for _ in 0..STATES {
+            let t = rng.uniform(0.0, 3.0);
+            let state: Vec<f64> = (0..PendulumSkateBh::DIM)
+                .map(|_| rng.uniform(-1.2, 1.2))
+                .collect();
+            let mut d = vec![0.0; PendulumSkateBh::DIM];
+            m.rhs(t, &state, &mut d).unwrap();
+            let (q, z) = state.split_at(PendulumSkateBh::NQ);
+            let zd = &d[PendulumSkateBh::NQ..];
+            assert!(rel_err(&d[..PendulumSkateBh::NQ], &s.psi(t, q, z)) < TOL);
+            let scale = 1.0 + zd.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            let complete = hamel_residual(&s, t, q, z, zd, true);
+            let literal = hamel_residual(&s, t, q, z, zd, false);
+            let norm = |v: &[f64]| v.iter().fold(0.0f64, |a, x| a.max(x.abs())) / scale;
+            with = with.max(norm(&complete));
+            without_min = without_min.min(norm(&literal));
+            without_max = without_max.max(norm(&literal));
+        }
+    }
+    println!(
+        "3.1: (17) residual with the correction {with:.1e}; without it {without_min:.1e} to {without_max:.1e}"
+    );
+    assert!(with < 1e-11, "{with:e}");
+    assert!(
+        without_min > 1e-6 && without_max > 1e-1,
+        "{without_min:e} {without_max:e}"
+    );
+}
+
+/// The equations text shows the split with the paper's equation numbers.
+#[test]
+fn equations_text_shows_the_split() {
+    let text = PendulumSkateBh::EQUATIONS;
+    for needle in [
+        "Boltzmann–Hamel",
+        "(15) A_Gamma",
+        "(20) A_Gamma deta/dt + Q + Lambda + N + T + C + F = 0",
+        "D_k(M)",
+        "Q = K(eta) eta (quadratic in eta):",
+        "Lambda (linear in eta)",
+        "N (free of eta)",
+        "C (constraint correction):",
+        "F = - Gamma^T (extra forces):",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}

@@ -1,0 +1,76 @@
+//! The exact Jacobian-vector products of the generated models against central finite
+//! differences of `rhs` (which agree to ~1e-8 relative at these step sizes).
+
+mod common;
+use common::rng::SplitMix64;
+use nonholo::models::*;
+use nonholo::prelude::*;
+
+nonholonomic! {
+    pub struct SkateMultipliers;
+    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+    forces { theta: -0.2 * dot(theta) * abs(dot(x)) }
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    formulation = multipliers;
+}
+
+fn check<M: Model>(name: &str, m: &M, rng: &mut SplitMix64) {
+    let mut worst = 0.0f64;
+    for _ in 0..40 {
+        let t = rng.uniform(0.0, 2.0);
+        let s: Vec<f64> = (0..M::DIM).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let v: Vec<f64> = (0..M::DIM).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let mut exact = vec![0.0; M::DIM];
+        m.rhs_jvp(t, &s, &v, &mut exact).expect("jvp");
+        let h = 1e-6;
+        let sp: Vec<f64> = s.iter().zip(&v).map(|(a, b)| a + h * b).collect();
+        let sm: Vec<f64> = s.iter().zip(&v).map(|(a, b)| a - h * b).collect();
+        let (mut fp, mut fm) = (vec![0.0; M::DIM], vec![0.0; M::DIM]);
+        m.rhs(t, &sp, &mut fp).expect("rhs");
+        m.rhs(t, &sm, &mut fm).expect("rhs");
+        let scale = exact.iter().fold(1.0f64, |a, x| a.max(x.abs()));
+        for i in 0..M::DIM {
+            let fd = (fp[i] - fm[i]) / (2.0 * h);
+            worst = worst.max((fd - exact[i]).abs() / scale);
+        }
+    }
+    println!("{name}: max |jvp - finite difference| / scale = {worst:.1e}");
+    assert!(worst < 1e-7, "{name}: {worst:e}");
+}
+
+#[test]
+fn exact_jacobians_match_finite_differences() {
+    let mut rng = SplitMix64::new(41);
+    check("skate", &Skate::new().with_alpha(0.2).with_c(0.3), &mut rng);
+    check(
+        "vertical disc",
+        &VerticalDisc::new().with_alpha(0.2),
+        &mut rng,
+    );
+    check("coaxial discs", &CoaxialDiscs::default(), &mut rng);
+    check("parallel points", &ParallelPoints::default(), &mut rng);
+    check(
+        "pendulum skate",
+        &PendulumSkate::new().with_c_phi(0.2),
+        &mut rng,
+    );
+    check(
+        "assigned front",
+        &AssignedFront::new().with_c_th(0.3),
+        &mut rng,
+    );
+    check(
+        "rolling disk pendulum",
+        &RollingDiskPendulum::new().with_tau(0.4),
+        &mut rng,
+    );
+    check("assigned spin", &AssignedSpin::default(), &mut rng);
+    check(
+        "skate (multipliers)",
+        &SkateMultipliers::default(),
+        &mut rng,
+    );
+}

@@ -1,0 +1,495 @@
+//! `formulation = voronec` (Talamucci's nonlinear rheonomic Voronec equations 19–21, and
+//! their Čaplygin form) against the default Gibbs–Appell formulation on the same model
+//! with the same independent velocities: the right-hand sides at random states (1e-12
+//! relative) and q(t) over a couple of seconds (1e-9).
+//!
+//! Systems: Benenti 9.1–9.4 (9.4 with the nonlinear constraint solved for dot(y2)),
+//! Talamucci 3.1 (two choices of the dependent velocity: the general and the Čaplygin
+//! form), 3.2 and 3.4 (rheonomic), 3.3, and two synthetic systems that switch on every
+//! term of eq. (21): a skate with a driven blade (dalpha/d dot(q) depending on t) and a
+//! nonlinear rheonomic constraint whose alpha and T contain the dependent coordinate.
+
+#[path = "common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+
+use nonholo::prelude::*;
+use rng::SplitMix64;
+
+/// Each model twice: `$v` with `formulation = voronec;`, `$g` the same text without it
+/// (Gibbs–Appell with the same independent velocities).
+macro_rules! both {
+    ($v:ident, $g:ident, { $($body:tt)* }) => {
+        nonholonomic! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $v;
+            $($body)*
+            formulation = voronec;
+        }
+        nonholonomic! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $g;
+            $($body)*
+        }
+    };
+}
+
+both!(SkateV, SkateG, {
+    parameters { m = 1.0, inertia = 0.1, g = 9.81, alpha = 0.0, c = 0.0 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = -m * g * sin(alpha) * x;
+    forces { theta: -c * dot(theta) }
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    dependent { y }
+});
+
+both!(VerticalDiscV, VerticalDiscG, {
+    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
+    coordinates { x, y, theta, psi }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
+        + 0.5 * (a_inertia * dot(theta).powi(2) + b_inertia * dot(psi).powi(2));
+    potential_energy = -m * g * sin(alpha) * x;
+    constraints {
+        dot(x) - r * cos(psi) * dot(theta) == 0.0;
+        dot(y) - r * sin(psi) * dot(theta) == 0.0;
+    }
+});
+
+both!(CoaxialDiscsV, CoaxialDiscsG, {
+    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
+    coordinates { x, y, theta1, theta2, psi }
+    kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
+        + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))
+        + (0.5 * m * a * a + b_inertia) * dot(psi).powi(2)
+        + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
+    constraints {
+        dot(x) - r * cos(psi) * dot(theta1) == 0.0;
+        dot(y) - r * sin(psi) * dot(theta1) == 0.0;
+        r * dot(theta1) + a * dot(psi) - r * dot(theta2) == 0.0;
+    }
+    dependent { x, y, psi }
+});
+
+both!(ParallelPointsV, ParallelPointsG, {
+    parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
+    coordinates { x1, y1, x2, y2 }
+    kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2))
+        + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
+    potential_energy = -g * (m1 * x1 + m2 * x2);
+    constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
+    dependent { y2 }
+});
+
+// Talamucci 3.1 with the dependent velocity chosen automatically: dot(phi), which T
+// contains through v_par and v_perp — the general (non-Čaplygin) form of (20)–(21).
+both!(PendulumSkateV, PendulumSkateG, {
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
+});
+
+// Talamucci 3.1 with dot(y_c) dependent: T and alpha are free of y_c — Čaplygin.
+both!(PendulumSkateYV, PendulumSkateYG, {
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
+    dependent { y_c }
+});
+
+// Talamucci 3.2: the front point driven, rheonomic in T and in the constraint; the only
+// dependent velocity is dot(phi), and T contains phi (non-Čaplygin).
+both!(AssignedFrontV, AssignedFrontG, {
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.0, c_th1 = 0.0,
+        v0 = 1.0, a_f = 0.3, omega = 1.0
+    }
+    coordinates { phi, theta, theta1 }
+    let xfd = v0;
+    let yfd = a_f * omega * cos(omega * t);
+    let xcd = xfd + rho * sin(phi) * dot(phi);
+    let ycd = yfd - rho * cos(phi) * dot(phi);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = xcd * cos(phi) + ycd * sin(phi);
+    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
+    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
+    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
+});
+
+both!(RollingDiskV, RollingDiskG, {
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81, c_phi = 0.0, c_th1 = 0.0, tau = 0.0
+    }
+    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
+    constraints {
+        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
+        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
+    }
+});
+
+both!(AssignedSpinV, AssignedSpinG, {
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81, c_phi = 0.0, c_th1 = 0.0, w0 = 2.0, a_s = 0.5, omega = 1.0
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let phi1d = w0 + a_s * omega * cos(omega * t);
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints {
+        dot(x_c) - r * phi1d * cos(phi) == 0.0;
+        dot(y_c) - r * phi1d * sin(phi) == 0.0;
+    }
+});
+
+// A skate whose blade is turned by a motor, heading omega t + a sin(t): linear rheonomic
+// constraint, alpha = dot(x) tan(heading(t)), so d2alpha/d dot(x) dt != 0 in (21).
+both!(DrivenSkateV, DrivenSkateG, {
+    parameters { m = 1.3, k = 0.7, omega = 0.4, a = 0.3 }
+    coordinates { x, y }
+    let h = omega * t + a * sin(t);
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2));
+    potential_energy = 0.5 * k * (x * x + y * y);
+    constraints { dot(x) * sin(h) - dot(y) * cos(h) == 0.0; }
+    dependent { y }
+});
+
+// Nonlinear, rheonomic and non-Čaplygin at once: alpha contains the dependent coordinate
+// w, both independent velocities (d2alpha/d dot(q)^2 != 0) and t; T contains w too.
+both!(NonlinearRheonomicV, NonlinearRheonomicG, {
+    parameters { m = 1.2, mu = 0.3, k = 0.8, gw = 0.5, c = 0.1, b = 0.2, e = 0.3, omega = 1.3 }
+    coordinates { u, v, w }
+    kinetic_energy = 0.5 * m * (dot(u).powi(2) + dot(v).powi(2) + dot(w).powi(2))
+        + 0.5 * mu * w.powi(2) * dot(u).powi(2) + 0.1 * cos(t) * dot(v);
+    potential_energy = 0.5 * k * (u * u + v * v) + gw * w;
+    forces { v: -c * dot(v), w: -c * dot(w) }
+    constraints {
+        dot(w) * (1.0 + e * sin(omega * t)) - dot(u) * dot(v) * cos(u) - b * w * dot(u) == 0.0;
+    }
+    dependent { w }
+});
+
+fn rel_err(a: &[f64], b: &[f64]) -> f64 {
+    let num = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max);
+    let den = b.iter().map(|y| y.abs()).fold(0.0, f64::max);
+    num / den.max(1e-300)
+}
+
+/// The worst relative difference of the two right-hand sides (and energies) at `n` random states
+/// (q, speeds and t uniform; `speed_ok` rejects states near a singularity of the chosen
+/// dependent velocities).
+fn compare_rhs<V: Model, G: Model>(
+    v: &V,
+    g: &G,
+    seed: u64,
+    n: usize,
+    speed_ok: impl Fn(&[f64]) -> bool,
+) -> f64 {
+    assert_eq!(V::FORMULATION, Formulation::Voronec);
+    assert_eq!(G::FORMULATION, Formulation::GibbsAppell);
+    assert_eq!(V::SPEEDS, G::SPEEDS);
+    assert_eq!(V::DIM, G::DIM);
+    let mut rng = SplitMix64::new(seed);
+    let mut worst = 0.0f64;
+    let mut done = 0;
+    while done < n {
+        let t = rng.uniform(0.0, 3.0);
+        let s: Vec<f64> = (0..V::DIM).map(|_| rng.uniform(-1.2, 1.2)).collect();
+        if !speed_ok(&s) {
+            continue;
+        }
+        let mut dv = vec![0.0; V::DIM];
+        let mut dg = vec![0.0; G::DIM];
+        v.rhs(t, &s, &mut dv).expect("voronec rhs");
+        g.rhs(t, &s, &mut dg).expect("gibbs-appell rhs");
+        worst = worst.max(rel_err(&dv, &dg));
+        let (ev, eg) = (v.energy(t, &s).unwrap(), g.energy(t, &s).unwrap());
+        worst = worst.max((ev - eg).abs() / eg.abs().max(1.0));
+        done += 1;
+    }
+    worst
+}
+
+/// The largest difference of q(t), sampled every 0.25 over [0, t1], from the same state.
+fn compare_paths<V: Model, G: Model>(v: &V, g: &G, s0: &[f64], t1: f64) -> f64 {
+    let opts = Options::default()
+        .rtol(1e-12)
+        .atol(1e-12)
+        .sample_every(0.25);
+    let a = simulate(v, s0, 0.0..t1, &opts).expect("voronec simulation");
+    let b = simulate(g, s0, 0.0..t1, &opts).expect("gibbs-appell simulation");
+    assert_eq!(a.len(), b.len());
+    let mut worst = 0.0f64;
+    for i in 0..a.len() {
+        let (qa, qb) = (a.q(i).unwrap(), b.q(i).unwrap());
+        for (x, y) in qa.iter().zip(qb) {
+            worst = worst.max((x - y).abs());
+        }
+    }
+    worst
+}
+
+const N: usize = 50;
+const RHS_TOL: f64 = 1e-12;
+const PATH_TOL: f64 = 1e-9;
+
+fn report(name: &str, rhs: f64, path: f64) {
+    println!("{name:<40} rhs rel. {rhs:.1e}   q(t) {path:.1e}");
+    assert!(rhs < RHS_TOL, "{name}: rhs differ by {rhs:e}");
+    assert!(path < PATH_TOL, "{name}: q(t) differ by {path:e}");
+}
+
+fn is_chaplygin<M: Model>() -> bool {
+    M::EQUATIONS.contains("Čaplygin system")
+}
+
+#[test]
+fn benenti_9_1_skate() {
+    let mut rng = SplitMix64::new(11);
+    let (mut v, mut g) = (SkateV::default(), SkateG::default());
+    (v.m, v.inertia, v.alpha, v.c) = (1.3, 0.2, rng.uniform(-0.5, 0.5), 0.15);
+    (g.m, g.inertia, g.alpha, g.c) = (v.m, v.inertia, v.alpha, v.c);
+    let rhs = compare_rhs(&v, &g, 1, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.1, -0.2, 0.3, 0.8, -0.4], 2.0);
+    assert!(is_chaplygin::<SkateV>());
+    report("Benenti 9.1 skate", rhs, path);
+}
+
+#[test]
+fn benenti_9_2_vertical_disc() {
+    let (mut v, mut g) = (VerticalDiscV::default(), VerticalDiscG::default());
+    v.alpha = 0.3;
+    g.alpha = 0.3;
+    let rhs = compare_rhs(&v, &g, 2, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.0, 0.0, 0.2, 0.4, 1.5, -0.7], 2.0);
+    // V = -m g sin(alpha) x contains the dependent x: the general form.
+    assert!(!is_chaplygin::<VerticalDiscV>());
+    report("Benenti 9.2 vertical disc", rhs, path);
+}
+
+#[test]
+fn benenti_9_3_coaxial_discs() {
+    let (v, g) = (CoaxialDiscsV::default(), CoaxialDiscsG::default());
+    let rhs = compare_rhs(&v, &g, 3, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.0, 0.0, 0.1, -0.2, 0.3, 1.2, 0.4], 2.0);
+    // T contains the dependent psi: the general form.
+    assert!(!is_chaplygin::<CoaxialDiscsV>());
+    report("Benenti 9.3 co-axial discs", rhs, path);
+}
+
+#[test]
+fn benenti_9_4_parallel_points_nonlinear() {
+    let (v, g) = (ParallelPointsV::default(), ParallelPointsG::default());
+    // dot(y2) = dot(x2) dot(y1) / dot(x1): keep dot(x1) (state[4]) away from 0.
+    let rhs = compare_rhs(&v, &g, 4, N, |s| s[4].abs() > 0.3);
+    let path = compare_paths(&v, &g, &[0.0, 0.0, 1.0, 0.5, 1.0, 0.4, 0.5], 2.0);
+    assert!(is_chaplygin::<ParallelPointsV>());
+    assert!(ParallelPointsV::EQUATIONS.contains("ddot("));
+    report("Benenti 9.4 parallel points (nonlinear)", rhs, path);
+}
+
+#[test]
+fn talamucci_3_1_pendulum_skate_general_form() {
+    let (mut v, mut g) = (PendulumSkateV::default(), PendulumSkateG::default());
+    (v.c_phi, v.c_th1) = (0.1, 0.05);
+    (g.c_phi, g.c_th1) = (0.1, 0.05);
+    // State [x_c, y_c, phi, theta, theta1, dot(x_c), dot(y_c), dot(theta), dot(theta1)].
+    let rhs = compare_rhs(&v, &g, 5, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.0, 0.0, 0.2, 0.1, -0.2, 1.0, 0.1, 0.0, 0.3], 2.0);
+    assert!(!is_chaplygin::<PendulumSkateV>());
+    assert!(PendulumSkateV::EQUATIONS.contains("dependent q_(m+nu), nu = 1..1: (phi)"));
+    report("Talamucci 3.1 pendulum skate (dot(phi))", rhs, path);
+}
+
+#[test]
+fn talamucci_3_1_pendulum_skate_chaplygin_form() {
+    let (mut v, mut g) = (PendulumSkateYV::default(), PendulumSkateYG::default());
+    (v.c_phi, v.c_th1) = (0.1, 0.05);
+    (g.c_phi, g.c_th1) = (0.1, 0.05);
+    // State [x_c, y_c, phi, theta, theta1, dot(x_c), dot(phi), dot(theta), dot(theta1)].
+    let rhs = compare_rhs(&v, &g, 6, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.0, 0.0, 0.2, 0.1, -0.2, 1.0, 0.3, 0.0, 0.3], 2.0);
+    assert!(is_chaplygin::<PendulumSkateYV>());
+    report("Talamucci 3.1 pendulum skate (dot(y_c))", rhs, path);
+}
+
+#[test]
+fn talamucci_3_2_assigned_front_rheonomic() {
+    let (mut v, mut g) = (AssignedFrontV::default(), AssignedFrontG::default());
+    (v.c_th, v.c_th1) = (0.1, 0.05);
+    (g.c_th, g.c_th1) = (0.1, 0.05);
+    let rhs = compare_rhs(&v, &g, 7, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.1, 0.05, -0.1, 0.2, 0.1], 2.0);
+    assert!(!is_chaplygin::<AssignedFrontV>());
+    report("Talamucci 3.2 assigned front (rheonomic)", rhs, path);
+}
+
+#[test]
+fn talamucci_3_3_rolling_disk_pendulum() {
+    let (mut v, mut g) = (RollingDiskV::default(), RollingDiskG::default());
+    (v.c_phi, v.c_th1, v.tau) = (0.1, 0.05, 0.3);
+    (g.c_phi, g.c_th1, g.tau) = (0.1, 0.05, 0.3);
+    let rhs = compare_rhs(&v, &g, 8, N, |_| true);
+    let path = compare_paths(
+        &v,
+        &g,
+        &[0.0, 0.0, 0.2, 0.0, 0.15, -0.1, 0.3, 4.0, 0.1, 0.2],
+        2.0,
+    );
+    assert!(is_chaplygin::<RollingDiskV>());
+    report("Talamucci 3.3 rolling disk + pendulum", rhs, path);
+}
+
+#[test]
+fn talamucci_3_4_assigned_spin_rheonomic() {
+    let (mut v, mut g) = (AssignedSpinV::default(), AssignedSpinG::default());
+    (v.c_phi, v.c_th1) = (0.1, 0.05);
+    (g.c_phi, g.c_th1) = (0.1, 0.05);
+    let rhs = compare_rhs(&v, &g, 9, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.0, 0.0, 0.2, 0.15, -0.1, 0.3, 0.1, 0.2], 2.0);
+    assert!(is_chaplygin::<AssignedSpinV>());
+    report("Talamucci 3.4 assigned spin (rheonomic)", rhs, path);
+}
+
+#[test]
+fn driven_skate_rheonomic_coefficients() {
+    let (v, g) = (DrivenSkateV::default(), DrivenSkateG::default());
+    let rhs = compare_rhs(&v, &g, 10, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.3, -0.2, 0.7], 2.0);
+    // V contains the dependent y: the general form.
+    assert!(!is_chaplygin::<DrivenSkateV>());
+    report("driven skate (d2alpha/d dot(x) dt != 0)", rhs, path);
+}
+
+#[test]
+fn nonlinear_rheonomic_general_form() {
+    let (v, g) = (
+        NonlinearRheonomicV::default(),
+        NonlinearRheonomicG::default(),
+    );
+    let rhs = compare_rhs(&v, &g, 12, N, |_| true);
+    let path = compare_paths(&v, &g, &[0.1, -0.2, 0.3, 0.6, -0.4], 2.0);
+    assert!(!is_chaplygin::<NonlinearRheonomicV>());
+    assert!(NonlinearRheonomicV::EQUATIONS.contains("ddot("));
+    report("nonlinear rheonomic (every term of (21))", rhs, path);
+}
+
+#[test]
+fn equations_text_is_in_the_papers_notation() {
+    let e = SkateV::EQUATIONS;
+    println!("{e}");
+    for needle in [
+        "Voronec",
+        "(19) L*",
+        "(20)",
+        "(21) B_i^nu",
+        "dot(y) = ",
+        "G dz/dt",
+    ] {
+        assert!(e.contains(needle), "missing {needle:?} in\n{e}");
+    }
+    println!("{}", NonlinearRheonomicV::EQUATIONS);
+}
+
+#[test]
+#[ignore = "prints the derived equations"]
+fn print_equations() {
+    println!("{}", PendulumSkateV::EQUATIONS);
+    println!("{}", AssignedFrontV::EQUATIONS);
+}
