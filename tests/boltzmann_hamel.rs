@@ -284,7 +284,7 @@ macro_rules! pair {
     }};
 }
 
-/// Worst relative difference of the two `rhs` over random states.
+/// Worst relative difference of the two `rhs` (and energies) over random states.
 fn worst_rhs<A: Model, B: Model>(a: &A, b: &B, rng: &mut SplitMix64) -> f64 {
     assert_eq!(A::DIM, B::DIM);
     assert_eq!(B::FORMULATION, Formulation::BoltzmannHamel);
@@ -296,6 +296,8 @@ fn worst_rhs<A: Model, B: Model>(a: &A, b: &B, rng: &mut SplitMix64) -> f64 {
         a.rhs(t, &state, &mut da).expect("rhs (Gibbs–Appell)");
         b.rhs(t, &state, &mut db).expect("rhs (Boltzmann–Hamel)");
         worst = worst.max(rel_err(&db, &da));
+        let (ea, eb) = (a.energy(t, &state).unwrap(), b.energy(t, &state).unwrap());
+        worst = worst.max((ea - eb).abs() / ea.abs().max(1.0));
     }
     worst
 }

@@ -360,23 +360,90 @@ pub fn emit(
         });
         quote! { #(#assigns)* }
     } else {
-        let rows = (0..nz).map(|a| {
-            let cols = (0..nz).map(|b| &rhs_out[nq + nz + a * nz + b]);
-            quote! { [#(#cols),*] }
-        });
-        let assigns = (0..nz).map(|a| {
-            let i = lit_usize(nq + a);
-            let a = lit_usize(a);
-            quote! { __d[#i] = __zd[#a]; }
-        });
-        quote! {
-            let __g: [[f64; #nz_l]; #nz_l] = [#(#rows),*];
-            let __f: [f64; #nz_l] = [#(#forcing),*];
-            let ::core::option::Option::Some(__zd) = ::nonholo::linalg::solve_spd(&__g, &__f) else {
-                return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
-            };
-            #(#assigns)*
+        // G's independent blocks (e.g. the momenta and the lean of the unicycle) are solved
+        // apart: 1x1 by division, 2x2 in closed form, larger ones by Cholesky.
+        let gm = |a: usize, b: usize| &rhs_out[nq + nz + a * nz + b];
+        let mut block_of: Vec<usize> = (0..nz).collect();
+        fn root(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
         }
+        for a in 0..nz {
+            for b in 0..a {
+                if !g.is_zero(d.mass_matrix_g[a][b]) {
+                    let (ra, rb) = (root(&mut block_of, a), root(&mut block_of, b));
+                    block_of[ra.max(rb)] = ra.min(rb);
+                }
+            }
+        }
+        let mut blocks: Vec<Vec<usize>> = Vec::new();
+        for a in 0..nz {
+            let r = root(&mut block_of, a);
+            match blocks.iter_mut().find(|b| b[0] == r) {
+                Some(b) => b.push(a),
+                None => blocks.push(vec![a]),
+            }
+        }
+        let singular = quote! {
+            return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+        };
+        let parts = blocks.iter().map(|blk| {
+            let at = |a: usize| lit_usize(nq + a);
+            if blk.iter().all(|a| g.is_zero(d.forcing[*a])) {
+                // No forcing on these speeds: they are constant.
+                let zs = blk.iter().map(|a| {
+                    let i = at(*a);
+                    quote! { __d[#i] = 0.0; }
+                });
+                return quote! { #(#zs)* };
+            }
+            match blk.as_slice() {
+                [a] => {
+                    let (ga, fa, i) = (gm(*a, *a), &forcing[*a], at(*a));
+                    quote! {
+                        let __ga: f64 = #ga;
+                        if !(__ga > 0.0) { #singular }
+                        __d[#i] = #fa / __ga;
+                    }
+                }
+                [a, b] => {
+                    let (gaa, gab, gbb) = (gm(*a, *a), gm(*a, *b), gm(*b, *b));
+                    let (fa, fb, ia, ib) = (&forcing[*a], &forcing[*b], at(*a), at(*b));
+                    quote! {
+                        let (__gaa, __gab, __gbb): (f64, f64, f64) = (#gaa, #gab, #gbb);
+                        let __det = __gaa * __gbb - __gab * __gab;
+                        if !(__gaa > 0.0 && __det > 0.0) { #singular }
+                        let (__fa, __fb): (f64, f64) = (#fa, #fb);
+                        __d[#ia] = (__gbb * __fa - __gab * __fb) / __det;
+                        __d[#ib] = (__gaa * __fb - __gab * __fa) / __det;
+                    }
+                }
+                _ => {
+                    let k = lit_usize(blk.len());
+                    let rows = blk.iter().map(|a| {
+                        let cols = blk.iter().map(|b| gm(*a, *b));
+                        quote! { [#(#cols),*] }
+                    });
+                    let fs = blk.iter().map(|a| &forcing[*a]);
+                    let assigns = blk.iter().enumerate().map(|(j, a)| {
+                        let (i, j) = (at(*a), lit_usize(j));
+                        quote! { __d[#i] = __zd[#j]; }
+                    });
+                    quote! {
+                        {
+                            let __g: [[f64; #k]; #k] = [#(#rows),*];
+                            let __f: [f64; #k] = [#(#fs),*];
+                            let ::core::option::Option::Some(__zd) = ::nonholo::linalg::solve_spd(&__g, &__f) else { #singular };
+                            #(#assigns)*
+                        }
+                    }
+                }
+            }
+        });
+        quote! { #(#parts)* }
     };
 
     // rhs_jvp: the same outputs plus their directional derivatives

@@ -23,7 +23,7 @@
 //!     C = the constraint correction (below),   F = - Gamma^T (extra forces)
 //! ```
 //!
-//! so `G = A_Gamma` and `forcing = -(Q + Lambda + N + T + C + F)`; [`derive_split`] returns
+//! so `G = A_Gamma` and `forcing = -(Q + Lambda + N + T + C + F)`; `derive_split` returns
 //! the six parts. (Here psi is always Talamucci's psi, the offset of the speeds; the full
 //! velocity map, `psi` elsewhere in `mechanics`, is `qd(q, eta, t)`.)
 //!
@@ -91,7 +91,7 @@
 //!
 //! Expanded naively, the products of (15)–(22) blow up (the unicycle's forcing reached
 //! 10^5 nodes and overflowed rustc's stack). Every matrix here is kept with its partial
-//! derivatives ([`Field`], product rule), and entries above [`INLINE`] nodes become named
+//! derivatives (`Field`, product rule), and entries above `INLINE` nodes become named
 //! auxiliary atoms (`Graph::define`), which the generated code computes once and the
 //! EQUATIONS text lists under "where".
 
@@ -452,7 +452,7 @@ pub fn derive(
     derive_split(m, low, lt, kin, cx).map(|(d, _)| d)
 }
 
-/// [`derive`], also returning the evaluated [`Split`] of the equations.
+/// `derive`, also returning the evaluated `Split` of the equations.
 pub fn derive_split(
     m: &Checked,
     low: &mut Lowered,
@@ -565,8 +565,12 @@ pub fn derive_split(
             theta_raw.e[i * nu + a] = col[i];
         }
     }
-    let qdot_m = atoms(g, &Mat::col(&qdot_raw), "dot", &Names::new(q_, o_, &memo));
-    let qdot: Vec<Id> = qdot_m.e.clone();
+    let qdot: Vec<Id> = qdot_raw
+        .iter()
+        .zip(&coords)
+        .map(|(p, c)| g.define_if_large(&format!("dot({c})"), *p, INLINE))
+        .collect();
+    let qdot_m = Mat::col(&qdot);
     let gamma = sp.raw(g, &gamma_raw, "Gamma", &Names::new(q_, e_, &memo));
     let theta = sp.raw(g, &theta_raw, "Theta", &Names::new(q_, c_, &memo));
 
@@ -582,21 +586,9 @@ pub fn derive_split(
 
     // ---- (15)
     let a_gamma = sp.prod(g, &a, &gamma, "(A Gamma)", &Names::new(q_, e_, &memo));
-    let a_g = sp.prod(
-        g,
-        &gamma.t(),
-        &a_gamma,
-        "A_Gamma",
-        &Names::new(e_, e_, &memo),
-    );
+    let a_g = sp.prod(g, &gamma.t(), &a_gamma, "A_Gamma", &ee);
     let a_theta = sp.prod(g, &a, &theta, "(A Theta)", &Names::new(q_, c_, &memo));
-    let a_gt = sp.prod(
-        g,
-        &gamma.t(),
-        &a_theta,
-        "A_GammaTheta",
-        &Names::new(e_, c_, &memo),
-    );
+    let a_gt = sp.prod(g, &gamma.t(), &a_theta, "A_GammaTheta", &ec);
     let a_tg = a_gt.t();
     let a_t = sp.prod(
         g,
@@ -617,36 +609,18 @@ pub fn derive_split(
                 }
             }
             let x = mul(g, &sk, &gamma.v);
-            atoms(
-                g,
-                &x,
-                &format!("S_{}Gamma", coords[k]),
-                &Names::new(e_, e_, &memo),
-            )
+            atoms(g, &x, &format!("S_{}Gamma", coords[k]), &ee)
         })
         .collect();
     let gv = &gamma.v;
-    let d_ag = sp.d_ops(g, &a_g, &s_gamma, "A_Gamma", &Names::new(e_, e_, &memo));
-    let d_atg = sp.d_ops(
-        g,
-        &a_tg,
-        &s_gamma,
-        "A_ThetaGamma",
-        &Names::new(e_, c_, &memo),
-    );
-    let d_gamma = sp.d_ops(g, &gamma, &s_gamma, "Gamma", &Names::new(e_, q_, &memo));
-    let p_ag = sp.p_ops(g, &a_g, gv, "A_Gamma", &names, &Names::new(e_, e_, &memo));
-    let p_agt = sp.p_ops(
-        g,
-        &a_gt,
-        gv,
-        "A_GammaTheta",
-        &cnames,
-        &Names::new(e_, e_, &memo),
-    );
-    let p_at = sp.p_ops(g, &a_t, gv, "A_Theta", &cnames, &Names::new(e_, c_, &memo));
-    let p_gamma = sp.p_ops(g, &gamma, gv, "Gamma", &names, &Names::new(e_, q_, &memo));
-    let p_theta = sp.p_ops(g, &theta, gv, "Theta", &cnames, &Names::new(e_, q_, &memo));
+    let d_ag = sp.d_ops(g, &a_g, &s_gamma, "A_Gamma", &ee);
+    let d_atg = sp.d_ops(g, &a_tg, &s_gamma, "A_ThetaGamma", &ec);
+    let d_gamma = sp.d_ops(g, &gamma, &s_gamma, "Gamma", &eq);
+    let p_ag = sp.p_ops(g, &a_g, gv, "A_Gamma", &names, &ee);
+    let p_agt = sp.p_ops(g, &a_gt, gv, "A_GammaTheta", &cnames, &ee);
+    let p_at = sp.p_ops(g, &a_t, gv, "A_Theta", &cnames, &ec);
+    let p_gamma = sp.p_ops(g, &gamma, gv, "Gamma", &names, &eq);
+    let p_theta = sp.p_ops(g, &theta, gv, "Theta", &cnames, &eq);
 
     // ---- vectors and Jacobians
     let eta = Mat::col(&s.z.iter().map(|zr| g.sym(*zr)).collect::<Vec<Id>>());
@@ -1520,5 +1494,124 @@ mod tests {
             library_model(&name)
         };
         println!("{}", build(&src, true).derived.equations);
+    }
+
+    /// Mutated Boltzmann–Hamel models (tokens swapped, dropped, replaced) go through the
+    /// whole macro without panicking.
+    #[test]
+    fn mutated_models_never_panic() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        let mut seeds: Vec<String> = ["Skate", "PendulumSkate", "AssignedFront", "AssignedSpin"]
+            .iter()
+            .map(|n| library_model(n) + " formulation = boltzmann_hamel;")
+            .collect();
+        seeds.push(EVERYTHING.to_string());
+        seeds.push(
+            r#"pub struct Free; parameters { m } coordinates { x, y }
+               kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + x * dot(y);
+               formulation = boltzmann_hamel;"#
+                .to_string(),
+        );
+        let words: Vec<Vec<String>> = seeds
+            .iter()
+            .map(|s| {
+                let ts: proc_macro2::TokenStream = s.parse().unwrap();
+                let mut out = Vec::new();
+                fn flat(ts: proc_macro2::TokenStream, out: &mut Vec<String>) {
+                    for t in ts {
+                        match t {
+                            proc_macro2::TokenTree::Group(g) => {
+                                let (o, c) = match g.delimiter() {
+                                    proc_macro2::Delimiter::Brace => ("{", "}"),
+                                    proc_macro2::Delimiter::Parenthesis => ("(", ")"),
+                                    proc_macro2::Delimiter::Bracket => ("[", "]"),
+                                    proc_macro2::Delimiter::None => ("", ""),
+                                };
+                                out.push(o.to_string());
+                                flat(g.stream(), out);
+                                out.push(c.to_string());
+                            }
+                            proc_macro2::TokenTree::Punct(p)
+                                if p.spacing() == proc_macro2::Spacing::Joint =>
+                            {
+                                // `==` stays one word
+                                out.push(format!("{}\u{0}", p.as_char()));
+                            }
+                            t => match out.last_mut() {
+                                Some(last) if last.ends_with('\u{0}') => {
+                                    last.pop();
+                                    last.push_str(&t.to_string());
+                                }
+                                _ => out.push(t.to_string()),
+                            },
+                        }
+                    }
+                }
+                flat(ts, &mut out);
+                out
+            })
+            .collect();
+        let mut rng = Rng(77);
+        let (mut derived, mut tried) = (0usize, 0usize);
+        let cases: usize = std::env::var("NONHOLO_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(300, |n: usize| n / 40);
+        for _ in 0..cases {
+            let k = (rng.f(0.0, 1.0) * words.len() as f64) as usize % words.len();
+            let mut w = words[k].clone();
+            // Mutate identifiers and literals only (keeps most cases parseable).
+            const KEEP: &[&str] = &[
+                "pub",
+                "struct",
+                "parameters",
+                "coordinates",
+                "let",
+                "kinetic_energy",
+                "potential_energy",
+                "forces",
+                "constraints",
+                "speeds",
+                "formulation",
+                "boltzmann_hamel",
+                "derive",
+                "Debug",
+                "Clone",
+                "Copy",
+                "PartialEq",
+                "doc",
+            ];
+            let atoms_at: Vec<usize> = (0..w.len())
+                .filter(|i| {
+                    w[*i].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                        && !KEEP.contains(&w[*i].as_str())
+                        && (*i == 0 || w[*i - 1] != "struct")
+                })
+                .collect();
+            for _ in 0..1 + (rng.f(0.0, 2.0) as usize) {
+                let pick = |rng: &mut Rng| {
+                    atoms_at[(rng.f(0.0, 1.0) * atoms_at.len() as f64) as usize % atoms_at.len()]
+                };
+                let (i, j) = (pick(&mut rng), pick(&mut rng));
+                match (rng.f(0.0, 4.0)) as usize {
+                    0 => w.swap(i, j),
+                    1 => w[i] = "1.0".to_string(),
+                    2 => w[i] = w[j].clone(),
+                    _ => w[i] = ["0.0", "t", "x", "theta", "phi", "m", "2"][j % 7].to_string(),
+                }
+            }
+            let text = w.join(" ");
+            let Ok(ts) = text.parse::<proc_macro2::TokenStream>() else {
+                continue;
+            };
+            tried += 1;
+            let r = catch_unwind(AssertUnwindSafe(|| crate::expand::expand(ts)));
+            match r {
+                Ok(out) => derived += usize::from(!out.to_string().contains("compile_error")),
+                Err(_) => panic!("panicked on: {text}"),
+            }
+        }
+        println!("{derived} of {tried} mutated models derived without errors");
+        assert!(derived > tried / 20);
     }
 }

@@ -211,6 +211,8 @@ impl Lowerer<'_> {
             Expr::Bin { op, lhs, rhs, .. } => {
                 let a = self.expr(lhs);
                 let b = self.expr(rhs);
+                let a = self.constant_atom(a);
+                let b = self.constant_atom(b);
                 match op {
                     BinOp::Add => self.g.add(a, b),
                     BinOp::Sub => self.g.sub(a, b),
@@ -227,6 +229,18 @@ impl Lowerer<'_> {
                 all.extend(args.iter().map(|a| self.expr(a)));
                 self.apply(&func.to_string(), &all)
             }
+        }
+    }
+
+    /// A sum of parameters only (a combined length such as `kappa1 + kappa2`) as an atom:
+    /// constant along a run, it is computed once per call instead of being multiplied
+    /// out into every term of the products it appears in.
+    fn constant_atom(&mut self, x: Id) -> Id {
+        if self.g.is_sum(x) && !self.g.depends_on_any(x, &self.state_syms) {
+            let name = format!("({})", self.g.display(x));
+            self.g.define(&name, x)
+        } else {
+            x
         }
     }
 
