@@ -23,7 +23,8 @@ pub fn solve_spd<const M: usize>(g: &[[f64; M]; M], r: &[f64; M]) -> Option<[f64
         for p in 0..j {
             dj -= l[j][p] * l[j][p] * d[p];
         }
-        if !(dj > 0.0) {
+        // also rejects NaN
+        if dj.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
             return None;
         }
         d[j] = dj;
