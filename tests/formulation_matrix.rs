@@ -1,0 +1,287 @@
+//! The cross-validation matrix: every worked system through every formulation that applies
+//! (Gibbs–Appell, Boltzmann–Hamel, Voronec, Lagrange multipliers), from the same (q, dot(q)),
+//! must trace the same q(t) to 1e-9 over a few seconds.
+
+use nonholo::prelude::*;
+
+/// One model body, four formulations: `speeds` for the first two, `dependent` (or
+/// nothing) for Voronec, no parametrization for the multipliers.
+macro_rules! four_ways {
+    ($ga:ident, $bh:ident, $vo:ident, $mu:ident,
+     { $($common:tt)* }, { $($speeds:tt)* }, { $($dependent:tt)* }) => {
+        nonholonomic! { pub struct $ga; $($common)* $($speeds)* }
+        nonholonomic! { pub struct $bh; $($common)* $($speeds)* formulation = boltzmann_hamel; }
+        nonholonomic! { pub struct $vo; $($common)* $($dependent)* formulation = voronec; }
+        nonholonomic! { pub struct $mu; $($common)* formulation = multipliers; }
+    };
+}
+
+four_ways!(SkateGa, SkateBh, SkateVo, SkateMu, {
+    parameters { m = 1.3, inertia = 0.2, g = 9.81, alpha = 0.2, c = 0.1 }
+    coordinates { x, y, theta }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+    potential_energy = -m * g * sin(alpha) * x;
+    forces { theta: -c * dot(theta) }
+    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+}, { speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); } }, { dependent { y } });
+
+four_ways!(DiscGa, DiscBh, DiscVo, DiscMu, {
+    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.2, k = 0.3 }
+    coordinates { x, y, theta, psi }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
+        + 0.5 * (a_inertia * dot(theta).powi(2) + b_inertia * dot(psi).powi(2));
+    potential_energy = -m * g * sin(alpha) * x + 0.5 * k * psi * psi;
+    constraints {
+        dot(x) - r * cos(psi) * dot(theta) == 0.0;
+        dot(y) - r * sin(psi) * dot(theta) == 0.0;
+    }
+}, { speeds { z1 = dot(theta); z2 = dot(psi); } }, { dependent { x, y } });
+
+four_ways!(CoaxGa, CoaxBh, CoaxVo, CoaxMu, {
+    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0, c = 0.2 }
+    coordinates { x, y, theta1, theta2, psi }
+    kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
+        + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))
+        + (0.5 * m * a * a + b_inertia) * dot(psi).powi(2)
+        + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
+    forces { theta1: -c * dot(theta1), theta2: 0.3 - c * dot(theta2) }
+    constraints {
+        dot(x) - r * cos(psi) * dot(theta1) == 0.0;
+        dot(y) - r * sin(psi) * dot(theta1) == 0.0;
+        r * dot(theta1) + a * dot(psi) - r * dot(theta2) == 0.0;
+    }
+}, { speeds { z1 = dot(theta1); z2 = dot(theta2); } }, { dependent { x, y, psi } });
+
+four_ways!(BikeGa, BikeBh, BikeVo, BikeMu, {
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.2, c_th1 = 0.3
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
+}, { speeds {
+        eta1 = (cos(phi) * dot(x_c) + sin(phi) * dot(y_c)) / rho;
+        eta2 = (-sin(phi) * dot(x_c) + cos(phi) * dot(y_c)) / rho;
+        eta3 = dot(theta);
+        eta4 = dot(theta1);
+} }, { dependent { y_c } });
+
+four_ways!(FrontGa, FrontBh, FrontVo, FrontMu, {
+    parameters {
+        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.4, c_th1 = 0.4,
+        v0 = 1.0, a_f = 0.3, omega = 1.0
+    }
+    coordinates { phi, theta, theta1 }
+    let xfd = v0;
+    let yfd = a_f * omega * cos(omega * t);
+    let xcd = xfd + rho * sin(phi) * dot(phi);
+    let ycd = yfd - rho * cos(phi) * dot(phi);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+    let v_par = xcd * cos(phi) + ycd * sin(phi);
+    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
+    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1 * dot(phi) * v_par
+        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
+    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
+}, { speeds { eta1 = dot(theta); eta2 = dot(theta1); } }, { dependent { phi } });
+
+four_ways!(UniGa, UniBh, UniVo, UniMu, {
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81, c_phi = 0.2, c_th1 = 0.3, tau = 0.5
+    }
+    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
+    constraints {
+        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
+        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
+    }
+}, { speeds {
+        eta1 = f2h * dot(phi) - i_d * sin(theta) * dot(phi1) - f1h * v_par;
+        eta2 = i_d * dot(phi1) - i_d * sin(theta) * dot(phi);
+        eta3 = dot(theta);
+        eta4 = dot(theta1);
+} }, { dependent { x_c, y_c } });
+
+four_ways!(SpinGa, SpinBh, SpinVo, SpinMu, {
+    parameters {
+        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+        g = 9.81, c_phi = 0.2, c_th1 = 0.3, w0 = 2.0, a_s = 0.5, omega = 1.0
+    }
+    coordinates { x_c, y_c, phi, theta, theta1 }
+    let phi1d = w0 + a_s * omega * cos(omega * t);
+    let i_d = 0.5 * big_m * r.powi(2);
+    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+    let v3 = m_d * kappa * (kappa1 + kappa2);
+    let m_t = big_m + m_s + m_d;
+    let v1h = v1 + big_m * r;
+    let v2h = v2 + big_m * r.powi(2);
+    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
+        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+        - f1h * dot(phi) * v_par
+        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+    constraints {
+        dot(x_c) - r * phi1d * cos(phi) == 0.0;
+        dot(y_c) - r * phi1d * sin(phi) == 0.0;
+    }
+}, { speeds {
+        eta1 = f2h * dot(phi) - f1h * v_par - i_d * phi1d * sin(theta);
+        eta2 = dot(theta);
+        eta3 = dot(theta1);
+} }, { dependent { x_c, y_c } });
+
+/// Benenti 9.4 (nonlinear): Boltzmann–Hamel does not apply.
+mod parallel {
+    use nonholo::prelude::*;
+    nonholonomic! {
+        pub struct Ga;
+        parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
+        coordinates { x1, y1, x2, y2 }
+        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
+        potential_energy = -g * (m1 * x1 + m2 * x2);
+        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
+        velocities(rho, sigma, theta) {
+            dot(x1) = rho * cos(theta); dot(y1) = rho * sin(theta);
+            dot(x2) = sigma * cos(theta); dot(y2) = sigma * sin(theta);
+        }
+    }
+    nonholonomic! {
+        pub struct Vo;
+        parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
+        coordinates { x1, y1, x2, y2 }
+        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
+        potential_energy = -g * (m1 * x1 + m2 * x2);
+        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
+        dependent { y2 }
+        formulation = voronec;
+    }
+    nonholonomic! {
+        pub struct Mu;
+        parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
+        coordinates { x1, y1, x2, y2 }
+        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
+        potential_energy = -g * (m1 * x1 + m2 * x2);
+        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
+        formulation = multipliers;
+    }
+}
+
+fn path<M: Model>(m: &M, q0: &[f64], qd0: &[f64], t1: f64) -> Vec<f64> {
+    let s0 = m.state_from_qdot(0.0, q0, qd0).expect("consistent initial velocities");
+    let opts = Options::default().rtol(1e-11).atol(1e-11).sample_every(0.25);
+    let traj = simulate(m, s0.as_ref(), 0.0..t1, &opts).expect("simulation");
+    (0..traj.len()).flat_map(|i| traj.q(i).unwrap_or_default().to_vec()).collect()
+}
+
+fn diff(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+fn row(name: &str, reference: &[f64], others: &[(&str, Vec<f64>)]) {
+    let mut line = format!("{name:>22}:");
+    for (f, p) in others {
+        let d = diff(reference, p);
+        line.push_str(&format!("  {f} {d:.1e}"));
+        assert!(d < 1e-9, "{name} {f}: {d:e}");
+    }
+    println!("{line}");
+}
+
+macro_rules! check_row {
+    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $t1:expr) => {{
+        let (q0, qd0): (&[f64], &[f64]) = (&$q0, &$qd0);
+        let reference = path(&$ga::default(), q0, qd0, $t1);
+        row(
+            $name,
+            &reference,
+            &[
+                ("BH", path(&$bh::default(), q0, qd0, $t1)),
+                ("Voronec", path(&$vo::default(), q0, qd0, $t1)),
+                ("multipliers", path(&$mu::default(), q0, qd0, $t1)),
+            ],
+        );
+    }};
+}
+
+#[test]
+fn every_system_every_formulation() {
+    println!("max |q(t) - q_GibbsAppell(t)| over the run:");
+    let th: f64 = 0.4;
+    check_row!("Benenti 9.1 skate", SkateGa, SkateBh, SkateVo, SkateMu, [0.3, -0.2, th], [0.8 * th.cos(), 0.8 * th.sin(), 0.3], 1.0);
+    check_row!("Benenti 9.2 disc", DiscGa, DiscBh, DiscVo, DiscMu, [0.0, 0.0, 0.0, 0.3], [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4], 3.0);
+    check_row!("Benenti 9.3 discs", CoaxGa, CoaxBh, CoaxVo, CoaxMu, [0.0, 0.0, 0.0, 0.0, 0.2], [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25], 3.0);
+    check_row!("Talamucci 3.1", BikeGa, BikeBh, BikeVo, BikeMu, [0.0, 0.0, 0.1, 0.1, -0.2], [1.0 * 0.1f64.cos(), 1.0 * 0.1f64.sin(), 0.0, 0.0, 0.3], 1.0);
+    let fr = FrontGa::default();
+    let beta0 = -fr.a_f * fr.omega; // xfd sin(0) - yfd cos(0) at t = 0
+    check_row!("Talamucci 3.2", FrontGa, FrontBh, FrontVo, FrontMu, [0.0, 0.05, 0.0], [-beta0 / (2.0 * fr.rho), 0.0, 0.1], 2.0);
+    check_row!("Talamucci 3.3", UniGa, UniBh, UniVo, UniMu, [0.0, 0.0, 0.2, 0.0, 0.05, -0.1], [0.5 * 0.2f64.cos() * 2.0, 0.5 * 0.2f64.sin() * 2.0, 0.1, 2.0, 0.0, 0.2], 1.0);
+    let sp = SpinGa::default();
+    let v0 = sp.r * (sp.w0 + sp.a_s * sp.omega);
+    check_row!("Talamucci 3.4", SpinGa, SpinBh, SpinVo, SpinMu, [0.0, 0.0, 0.0, 0.02, 0.0], [v0, 0.0, 0.1, 0.0, 0.2], 1.0);
+    // 9.4: nonlinear, no Boltzmann–Hamel.
+    let (q0, qd0) = ([0.0, 0.0, 1.0, 0.5], [1.0, 0.4, 0.5, 0.2]);
+    let reference = path(&parallel::Ga::default(), &q0, &qd0, 2.0);
+    row("Benenti 9.4 points", &reference, &[
+        ("Voronec", path(&parallel::Vo::default(), &q0, &qd0, 2.0)),
+        ("multipliers", path(&parallel::Mu::default(), &q0, &qd0, 2.0)),
+    ]);
+}
