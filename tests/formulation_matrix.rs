@@ -225,15 +225,25 @@ mod parallel {
 }
 
 fn path<M: Model>(m: &M, q0: &[f64], qd0: &[f64], t1: f64) -> Vec<f64> {
-    let s0 = m.state_from_qdot(0.0, q0, qd0).expect("consistent initial velocities");
-    let opts = Options::default().rtol(1e-11).atol(1e-11).sample_every(0.25);
+    let s0 = m
+        .state_from_qdot(0.0, q0, qd0)
+        .expect("consistent initial velocities");
+    let opts = Options::default()
+        .rtol(1e-11)
+        .atol(1e-11)
+        .sample_every(0.25);
     let traj = simulate(m, s0.as_ref(), 0.0..t1, &opts).expect("simulation");
-    (0..traj.len()).flat_map(|i| traj.q(i).unwrap_or_default().to_vec()).collect()
+    (0..traj.len())
+        .flat_map(|i| traj.q(i).unwrap_or_default().to_vec())
+        .collect()
 }
 
 fn diff(a: &[f64], b: &[f64]) -> f64 {
     assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 fn row(name: &str, reference: &[f64], others: &[(&str, Vec<f64>)]) {
@@ -266,22 +276,99 @@ macro_rules! check_row {
 fn every_system_every_formulation() {
     println!("max |q(t) - q_GibbsAppell(t)| over the run:");
     let th: f64 = 0.4;
-    check_row!("Benenti 9.1 skate", SkateGa, SkateBh, SkateVo, SkateMu, [0.3, -0.2, th], [0.8 * th.cos(), 0.8 * th.sin(), 0.3], 1.0);
-    check_row!("Benenti 9.2 disc", DiscGa, DiscBh, DiscVo, DiscMu, [0.0, 0.0, 0.0, 0.3], [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4], 3.0);
-    check_row!("Benenti 9.3 discs", CoaxGa, CoaxBh, CoaxVo, CoaxMu, [0.0, 0.0, 0.0, 0.0, 0.2], [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25], 3.0);
-    check_row!("Talamucci 3.1", BikeGa, BikeBh, BikeVo, BikeMu, [0.0, 0.0, 0.1, 0.1, -0.2], [1.0 * 0.1f64.cos(), 1.0 * 0.1f64.sin(), 0.0, 0.0, 0.3], 1.0);
+    check_row!(
+        "Benenti 9.1 skate",
+        SkateGa,
+        SkateBh,
+        SkateVo,
+        SkateMu,
+        [0.3, -0.2, th],
+        [0.8 * th.cos(), 0.8 * th.sin(), 0.3],
+        1.0
+    );
+    check_row!(
+        "Benenti 9.2 disc",
+        DiscGa,
+        DiscBh,
+        DiscVo,
+        DiscMu,
+        [0.0, 0.0, 0.0, 0.3],
+        [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4],
+        3.0
+    );
+    check_row!(
+        "Benenti 9.3 discs",
+        CoaxGa,
+        CoaxBh,
+        CoaxVo,
+        CoaxMu,
+        [0.0, 0.0, 0.0, 0.0, 0.2],
+        [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25],
+        3.0
+    );
+    check_row!(
+        "Talamucci 3.1",
+        BikeGa,
+        BikeBh,
+        BikeVo,
+        BikeMu,
+        [0.0, 0.0, 0.1, 0.1, -0.2],
+        [1.0 * 0.1f64.cos(), 1.0 * 0.1f64.sin(), 0.0, 0.0, 0.3],
+        1.0
+    );
     let fr = FrontGa::default();
     let beta0 = -fr.a_f * fr.omega; // xfd sin(0) - yfd cos(0) at t = 0
-    check_row!("Talamucci 3.2", FrontGa, FrontBh, FrontVo, FrontMu, [0.0, 0.05, 0.0], [-beta0 / (2.0 * fr.rho), 0.0, 0.1], 2.0);
-    check_row!("Talamucci 3.3", UniGa, UniBh, UniVo, UniMu, [0.0, 0.0, 0.2, 0.0, 0.05, -0.1], [0.5 * 0.2f64.cos() * 2.0, 0.5 * 0.2f64.sin() * 2.0, 0.1, 2.0, 0.0, 0.2], 1.0);
+    check_row!(
+        "Talamucci 3.2",
+        FrontGa,
+        FrontBh,
+        FrontVo,
+        FrontMu,
+        [0.0, 0.05, 0.0],
+        [-beta0 / (2.0 * fr.rho), 0.0, 0.1],
+        2.0
+    );
+    check_row!(
+        "Talamucci 3.3",
+        UniGa,
+        UniBh,
+        UniVo,
+        UniMu,
+        [0.0, 0.0, 0.2, 0.0, 0.05, -0.1],
+        [
+            0.5 * 0.2f64.cos() * 2.0,
+            0.5 * 0.2f64.sin() * 2.0,
+            0.1,
+            2.0,
+            0.0,
+            0.2
+        ],
+        1.0
+    );
     let sp = SpinGa::default();
     let v0 = sp.r * (sp.w0 + sp.a_s * sp.omega);
-    check_row!("Talamucci 3.4", SpinGa, SpinBh, SpinVo, SpinMu, [0.0, 0.0, 0.0, 0.02, 0.0], [v0, 0.0, 0.1, 0.0, 0.2], 1.0);
+    check_row!(
+        "Talamucci 3.4",
+        SpinGa,
+        SpinBh,
+        SpinVo,
+        SpinMu,
+        [0.0, 0.0, 0.0, 0.02, 0.0],
+        [v0, 0.0, 0.1, 0.0, 0.2],
+        1.0
+    );
     // 9.4: nonlinear, no Boltzmann–Hamel.
     let (q0, qd0) = ([0.0, 0.0, 1.0, 0.5], [1.0, 0.4, 0.5, 0.2]);
     let reference = path(&parallel::Ga::default(), &q0, &qd0, 2.0);
-    row("Benenti 9.4 points", &reference, &[
-        ("Voronec", path(&parallel::Vo::default(), &q0, &qd0, 2.0)),
-        ("multipliers", path(&parallel::Mu::default(), &q0, &qd0, 2.0)),
-    ]);
+    row(
+        "Benenti 9.4 points",
+        &reference,
+        &[
+            ("Voronec", path(&parallel::Vo::default(), &q0, &qd0, 2.0)),
+            (
+                "multipliers",
+                path(&parallel::Mu::default(), &q0, &qd0, 2.0),
+            ),
+        ],
+    );
 }
