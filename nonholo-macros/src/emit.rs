@@ -285,6 +285,7 @@ pub fn emit(
     syms: &Symbols,
     d: &Derived,
     jvp: &crate::mechanics::jacobian::Jvp,
+    power: &crate::mechanics::jacobian::PowerTerms,
     defaults: &[Option<Number>],
 ) -> TokenStream {
     let name = &m.name;
@@ -493,6 +494,67 @@ pub fn emit(
         #(#dz_assign)*
     };
 
+    // power_balance and equation_terms (inherent methods)
+    let mut b_pow = b_state.clone();
+    for (k, s) in power.zdot.iter().enumerate() {
+        let i = lit_usize(nq + k);
+        b_pow.insert(*s, quote! { __dz[#i] });
+    }
+    let (pow_lets, pow_out) = block(g, &power.terms, &b_pow, "w");
+    let term_names: Vec<&str> = d.terms.iter().map(|(n, _)| n.as_str()).collect();
+    let nt = lit_usize(d.terms.len());
+    let term_exprs: Vec<Id> = d
+        .terms
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    let (term_lets, term_out) = block(g, &term_exprs, &b_state, "u");
+    let term_rows: Vec<TokenStream> = (0..d.terms.len())
+        .map(|k| {
+            let cols = &term_out[k * nz..(k + 1) * nz];
+            quote! { [#(#cols),*] }
+        })
+        .collect();
+    let terms_method = if d.terms.is_empty() {
+        quote! {}
+    } else {
+        quote! {
+            /// Names of the contributions returned by `equation_terms`.
+            pub const EQUATION_TERMS: &'static [&'static str] = &[#(#term_names),*];
+
+            /// The separate contributions to the equations at `(t, state)`, one row per
+            /// name of `EQUATION_TERMS`, one entry per speed; they add up to `-forcing` of
+            /// `G dz/dt = forcing` (for Boltzmann–Hamel: Talamucci's Q, Lambda, N of eq. 20,
+            /// the explicit-time and potential terms, the constraint correction and the
+            /// extra forces).
+            pub fn equation_terms(&self, t: f64, state: &[f64]) -> ::core::result::Result<[[f64; #nz_l]; #nt], ::nonholo::Error> {
+                let #s_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets
+                #term_lets
+                ::core::result::Result::Ok([#(#term_rows),*])
+            }
+        }
+    };
+    let inherent = quote! {
+        #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl #name {
+            /// The energy balance along the motion (Talamucci eq. 18 in Lagrangian form):
+            /// `d/dt energy = F . qd - dL/dt|explicit + R . qd`. Returns the three powers
+            /// `[F . qd, -dL/dt, R . qd]`, where R is the reaction implied by the derived
+            /// accelerations (`R = A qdd + h - F`); R does no work unless the constraints
+            /// or the speeds depend on time.
+            pub fn power_balance(&self, t: f64, state: &[f64]) -> ::core::result::Result<[f64; 3], ::nonholo::Error> {
+                let mut __dz = [0.0f64; #dim_l];
+                <Self as ::nonholo::Model>::rhs(self, t, state, &mut __dz)?;
+                let #s_arr: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets
+                #pow_lets
+                ::core::result::Result::Ok([#(#pow_out),*])
+            }
+            #terms_method
+        }
+    };
+
     // qdot(t, q, z)
     let mut b_qz = base.clone();
     bind_array(&mut b_qz, &syms.q, &q_arr);
@@ -559,6 +621,7 @@ pub fn emit(
 
     quote! {
         #header
+        #inherent
 
         #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
         impl ::nonholo::Model for #name {

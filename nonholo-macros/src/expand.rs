@@ -73,12 +73,14 @@ fn derive(m: &Checked, cx: &Ctxt) -> Option<TokenStream> {
         }
     };
     let jvp = mechanics::jacobian::first_method(&mut low.graph, &low.syms, &derived);
+    let power = mechanics::jacobian::power_terms(&mut low, &lt, &derived);
     Some(emit::emit(
         m,
         &low.graph,
         &low.syms,
         &derived,
         &jvp,
+        &power,
         &low.defaults,
     ))
 }

@@ -1000,6 +1000,7 @@ pub fn derive_split(
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
         equations: text,
+        terms: split.clone(),
     };
     Some((derived, split))
 }

@@ -226,5 +226,6 @@ pub fn derive(
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
         equations: text,
+        terms: Vec::new(),
     }
 }

@@ -46,4 +46,7 @@ pub struct Derived {
     pub speed_names: Vec<String>,
     /// Readable derived equations.
     pub equations: String,
+    /// Named contributions whose sum is `-forcing` (Boltzmann–Hamel's Q, Lambda, N, ...),
+    /// each with one entry per speed; empty when the formulation has no such split.
+    pub terms: Vec<(String, Vec<Id>)>,
 }

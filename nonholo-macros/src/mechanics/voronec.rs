@@ -304,6 +304,7 @@ pub fn equations(
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
         equations: text,
+        terms: Vec::new(),
     }
 }
 
