@@ -4,42 +4,15 @@
 //! omits, the forces — and the energy balance: the driven constraint does work.
 use nonholo::prelude::*;
 
-nonholonomic! {
+nonholo::assigned_front_model! {
     /// Talamucci 3.2, Boltzmann–Hamel.
     pub struct Front;
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.5, c_th1 = 0.5,
-        v0 = 1.0, a_f = 0.3, omega = 1.0
-    }
-    coordinates { phi, theta, theta1 }
-    let xfd = v0;
-    let yfd = a_f * omega * cos(omega * t);
-    let xcd = xfd + rho * sin(phi) * dot(phi);
-    let ycd = yfd - rho * cos(phi) * dot(phi);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = xcd * cos(phi) + ycd * sin(phi);
-    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
-    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
-    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
     speeds { eta1 = dot(theta); eta2 = dot(theta1); }
     formulation = boltzmann_hamel;
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let m = Front::default();
+    let m = Front::default().with_c_th(0.5).with_c_th1(0.5);
     println!("{}", Front::EQUATIONS);
     let traj = simulate(
         &m,

@@ -6,6 +6,200 @@
 
 use crate::nonholonomic;
 
+/// The physics of Talamucci 2015, §3.1 (see [`models::PendulumSkate`](crate::models::PendulumSkate)) — parameters, coordinates, energies, forces and
+/// constraints — as a macro, to derive the same system with other speeds or another
+/// formulation: append the parametrization and `formulation` sections.
+///
+/// ```
+/// nonholo::pendulum_skate_model! {
+///     /// The same system, through Voronec's equations.
+///     pub struct Mine;
+///     formulation = voronec;
+/// }
+/// ```
+#[macro_export]
+macro_rules! pendulum_skate_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters {
+                big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+                kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
+            }
+            coordinates { x_c, y_c, phi, theta, theta1 }
+            let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+            let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+            let v3 = m_d * kappa * (kappa1 + kappa2);
+            let m_t = big_m + m_s + m_d;
+            let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+            let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+                + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+            let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+            let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+            kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+                + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+                + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+                - f1 * dot(phi) * v_par
+                + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+            potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+            forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+            constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
+            $($rest)*
+        }
+    };
+}
+
+/// The physics of Talamucci 2015, §3.2 (see [`models::AssignedFront`](crate::models::AssignedFront)) — parameters, coordinates, energies, forces and
+/// constraints — as a macro, to derive the same system with other speeds or another
+/// formulation: append the parametrization and `formulation` sections.
+///
+/// ```
+/// nonholo::assigned_front_model! {
+///     /// The same system, through Voronec's equations.
+///     pub struct Mine;
+///     formulation = voronec;
+/// }
+/// ```
+#[macro_export]
+macro_rules! assigned_front_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters {
+                big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
+                kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.0, c_th1 = 0.0,
+                v0 = 1.0, a_f = 0.3, omega = 1.0
+            }
+            coordinates { phi, theta, theta1 }
+            let xfd = v0;
+            let yfd = a_f * omega * cos(omega * t);
+            let xcd = xfd + rho * sin(phi) * dot(phi);
+            let ycd = yfd - rho * cos(phi) * dot(phi);
+            let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+            let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+            let v3 = m_d * kappa * (kappa1 + kappa2);
+            let m_t = big_m + m_s + m_d;
+            let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
+            let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+                + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
+            let v_par = xcd * cos(phi) + ycd * sin(phi);
+            let v_perp = -xcd * sin(phi) + ycd * cos(phi);
+            kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
+                + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+                + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+                - f1 * dot(phi) * v_par
+                + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+            potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
+            forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
+            constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
+            $($rest)*
+        }
+    };
+}
+
+/// The physics of Talamucci 2015, §3.3 (see [`models::RollingDiskPendulum`](crate::models::RollingDiskPendulum)) — parameters, coordinates, energies, forces and
+/// constraints — as a macro, to derive the same system with other speeds or another
+/// formulation: append the parametrization and `formulation` sections.
+///
+/// ```
+/// nonholo::rolling_disk_pendulum_model! {
+///     /// The same system, through Voronec's equations.
+///     pub struct Mine;
+///     formulation = voronec;
+/// }
+/// ```
+#[macro_export]
+macro_rules! rolling_disk_pendulum_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters {
+                big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+                g = 9.81, c_phi = 0.0, c_th1 = 0.0, tau = 0.0
+            }
+            coordinates { x_c, y_c, phi, phi1, theta, theta1 }
+            let i_d = 0.5 * big_m * r.powi(2);
+            let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+            let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+            let v3 = m_d * kappa * (kappa1 + kappa2);
+            let m_t = big_m + m_s + m_d;
+            let v1h = v1 + big_m * r;
+            let v2h = v2 + big_m * r.powi(2);
+            let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+            let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+                + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+                + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+            let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+            let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+            kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+                + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
+                + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+                + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+                - f1h * dot(phi) * v_par
+                + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+            potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+            forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
+            constraints {
+                dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
+                dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
+            }
+            $($rest)*
+        }
+    };
+}
+
+/// The physics of Talamucci 2015, §3.4 (see [`models::AssignedSpin`](crate::models::AssignedSpin)) — parameters, coordinates, energies, forces and
+/// constraints — as a macro, to derive the same system with other speeds or another
+/// formulation: append the parametrization and `formulation` sections.
+///
+/// ```
+/// nonholo::assigned_spin_model! {
+///     /// The same system, through Voronec's equations.
+///     pub struct Mine;
+///     formulation = voronec;
+/// }
+/// ```
+#[macro_export]
+macro_rules! assigned_spin_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters {
+                big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
+                g = 9.81, c_phi = 0.0, c_th1 = 0.0, w0 = 2.0, a_s = 0.5, omega = 1.0
+            }
+            coordinates { x_c, y_c, phi, theta, theta1 }
+            let phi1d = w0 + a_s * omega * cos(omega * t);
+            let i_d = 0.5 * big_m * r.powi(2);
+            let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
+            let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
+            let v3 = m_d * kappa * (kappa1 + kappa2);
+            let m_t = big_m + m_s + m_d;
+            let v1h = v1 + big_m * r;
+            let v2h = v2 + big_m * r.powi(2);
+            let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
+            let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
+                + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
+                + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
+            let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
+            let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
+            kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
+                + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
+                + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
+                + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
+                - f1h * dot(phi) * v_par
+                + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
+            potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
+            forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
+            constraints {
+                dot(x_c) - r * phi1d * cos(phi) == 0.0;
+                dot(y_c) - r * phi1d * sin(phi) == 0.0;
+            }
+            $($rest)*
+        }
+    };
+}
+
 nonholonomic! {
     /// Benenti 2007, §9.1: the skate, a rod sliding on a plane with its velocity along the
     /// rod. The plane is inclined by `alpha` along x; `c` damps the rotation.
@@ -86,7 +280,7 @@ nonholonomic! {
     }
 }
 
-nonholonomic! {
+pendulum_skate_model! {
     /// Talamucci 2015, §3.1: a pendulum on a skate, the simple bicycle of Figure 1.
     /// The bar P_B P_F (mass `big_m`, length `2 rho`, moment `i_c` about its midpoint C) slides
     /// with the back point's velocity along the bar; P_S (mass `m_s`) sits at height
@@ -99,28 +293,6 @@ nonholonomic! {
     /// prints `R/2` (ERRATA).
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct PendulumSkate;
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
     speeds {
         eta1 = (cos(phi) * dot(x_c) + sin(phi) * dot(y_c)) / rho;
         eta2 = (-sin(phi) * dot(x_c) + cos(phi) * dot(y_c)) / rho;
@@ -129,43 +301,16 @@ nonholonomic! {
     }
 }
 
-nonholonomic! {
+assigned_front_model! {
     /// Talamucci 2015, §3.2: the pendulum on a skate with the front point driven along
     /// `x_F = v0 t`, `y_F = a_f sin(omega t)` — a rheonomic system (time in T and in the
     /// constraint). Coordinates: the heading `phi`, the lean `theta`, the rider `theta1`.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct AssignedFront;
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.0, c_th1 = 0.0,
-        v0 = 1.0, a_f = 0.3, omega = 1.0
-    }
-    coordinates { phi, theta, theta1 }
-    let xfd = v0;
-    let yfd = a_f * omega * cos(omega * t);
-    let xcd = xfd + rho * sin(phi) * dot(phi);
-    let ycd = yfd - rho * cos(phi) * dot(phi);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = xcd * cos(phi) + ycd * sin(phi);
-    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
-    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
-    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
     speeds { eta1 = dot(theta); eta2 = dot(theta1); }
 }
 
-nonholonomic! {
+rolling_disk_pendulum_model! {
     /// Talamucci 2015, §3.3: a rolling disk with a pendulum rider (the unicycle with rider).
     /// The disk (mass `big_m`, radius `r`) rolls without sliding at C; `phi` is the heading,
     /// `phi1` the spin, `theta` the lean of the frame, `theta1` the rider's swing; `tau`
@@ -175,36 +320,6 @@ nonholonomic! {
     /// `dot(theta)`, `dot(theta1)`.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct RollingDiskPendulum;
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.0, c_th1 = 0.0, tau = 0.0
-    }
-    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
-        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
-    }
     speeds {
         eta1 = f2h * dot(phi) - i_d * sin(theta) * dot(phi1) - f1h * v_par;
         eta2 = i_d * dot(phi1) - i_d * sin(theta) * dot(phi);
@@ -213,43 +328,12 @@ nonholonomic! {
     }
 }
 
-nonholonomic! {
+assigned_spin_model! {
     /// Talamucci 2015, §3.4: the rolling disk with pendulum, its spin assigned,
     /// `phi1 = w0 t + a_s sin(omega t)` (a motor-driven wheel) — rheonomic through b, c and
     /// beta.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct AssignedSpin;
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.0, c_th1 = 0.0, w0 = 2.0, a_s = 0.5, omega = 1.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let phi1d = w0 + a_s * omega * cos(omega * t);
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * phi1d * cos(phi) == 0.0;
-        dot(y_c) - r * phi1d * sin(phi) == 0.0;
-    }
     speeds {
         eta1 = f2h * dot(phi) - f1h * v_par - i_d * phi1d * sin(theta);
         eta2 = dot(theta);

@@ -14,6 +14,14 @@ macro_rules! four_ways {
         nonholonomic! { pub struct $vo; $($common)* $($dependent)* formulation = voronec; }
         nonholonomic! { pub struct $mu; $($common)* formulation = multipliers; }
     };
+    // A library model's physics (`nonholo::*_model!`) with the given sections.
+    (@model $model:ident, $ga:ident, $bh:ident, $vo:ident, $mu:ident,
+     { $($speeds:tt)* }, { $($dependent:tt)* }) => {
+        nonholo::$model! { pub struct $ga; $($speeds)* }
+        nonholo::$model! { pub struct $bh; $($speeds)* formulation = boltzmann_hamel; }
+        nonholo::$model! { pub struct $vo; $($dependent)* formulation = voronec; }
+        nonholo::$model! { pub struct $mu; formulation = multipliers; }
+    };
 }
 
 four_ways!(SkateGa, SkateBh, SkateVo, SkateMu, {
@@ -52,141 +60,35 @@ four_ways!(CoaxGa, CoaxBh, CoaxVo, CoaxMu, {
     }
 }, { speeds { z1 = dot(theta1); z2 = dot(theta2); } }, { dependent { x, y, psi } });
 
-four_ways!(BikeGa, BikeBh, BikeVo, BikeMu, {
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.2, c_th1 = 0.3
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
-}, { speeds {
+four_ways!(@model pendulum_skate_model, BikeGa, BikeBh, BikeVo, BikeMu,
+    { speeds {
         eta1 = (cos(phi) * dot(x_c) + sin(phi) * dot(y_c)) / rho;
         eta2 = (-sin(phi) * dot(x_c) + cos(phi) * dot(y_c)) / rho;
         eta3 = dot(theta);
         eta4 = dot(theta1);
-} }, { dependent { y_c } });
+    } },
+    { dependent { y_c } });
 
-four_ways!(FrontGa, FrontBh, FrontVo, FrontMu, {
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.4, c_th1 = 0.4,
-        v0 = 1.0, a_f = 0.3, omega = 1.0
-    }
-    coordinates { phi, theta, theta1 }
-    let xfd = v0;
-    let yfd = a_f * omega * cos(omega * t);
-    let xcd = xfd + rho * sin(phi) * dot(phi);
-    let ycd = yfd - rho * cos(phi) * dot(phi);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = xcd * cos(phi) + ycd * sin(phi);
-    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
-    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
-    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
-}, { speeds { eta1 = dot(theta); eta2 = dot(theta1); } }, { dependent { phi } });
+four_ways!(@model assigned_front_model, FrontGa, FrontBh, FrontVo, FrontMu,
+    { speeds { eta1 = dot(theta); eta2 = dot(theta1); } },
+    { dependent { phi } });
 
-four_ways!(UniGa, UniBh, UniVo, UniMu, {
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.2, c_th1 = 0.3, tau = 0.5
-    }
-    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
-        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
-    }
-}, { speeds {
+four_ways!(@model rolling_disk_pendulum_model, UniGa, UniBh, UniVo, UniMu,
+    { speeds {
         eta1 = f2h * dot(phi) - i_d * sin(theta) * dot(phi1) - f1h * v_par;
         eta2 = i_d * dot(phi1) - i_d * sin(theta) * dot(phi);
         eta3 = dot(theta);
         eta4 = dot(theta1);
-} }, { dependent { x_c, y_c } });
+    } },
+    { dependent { x_c, y_c } });
 
-four_ways!(SpinGa, SpinBh, SpinVo, SpinMu, {
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.2, c_th1 = 0.3, w0 = 2.0, a_s = 0.5, omega = 1.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let phi1d = w0 + a_s * omega * cos(omega * t);
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * phi1d * cos(phi) == 0.0;
-        dot(y_c) - r * phi1d * sin(phi) == 0.0;
-    }
-}, { speeds {
+four_ways!(@model assigned_spin_model, SpinGa, SpinBh, SpinVo, SpinMu,
+    { speeds {
         eta1 = f2h * dot(phi) - f1h * v_par - i_d * phi1d * sin(theta);
         eta2 = dot(theta);
         eta3 = dot(theta1);
-} }, { dependent { x_c, y_c } });
+    } },
+    { dependent { x_c, y_c } });
 
 /// Benenti 9.4 (nonlinear): Boltzmann–Hamel does not apply.
 mod parallel {
@@ -256,17 +158,19 @@ fn row(name: &str, reference: &[f64], others: &[(&str, Vec<f64>)]) {
     println!("{line}");
 }
 
+/// Simulate the four variants (each `Default`, then the given setters) and compare.
 macro_rules! check_row {
-    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $t1:expr) => {{
+    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $t1:expr
+     $(, $set:ident($val:expr))*) => {{
         let (q0, qd0): (&[f64], &[f64]) = (&$q0, &$qd0);
-        let reference = path(&$ga::default(), q0, qd0, $t1);
+        let reference = path(&$ga::default()$(.$set($val))*, q0, qd0, $t1);
         row(
             $name,
             &reference,
             &[
-                ("BH", path(&$bh::default(), q0, qd0, $t1)),
-                ("Voronec", path(&$vo::default(), q0, qd0, $t1)),
-                ("multipliers", path(&$mu::default(), q0, qd0, $t1)),
+                ("BH", path(&$bh::default()$(.$set($val))*, q0, qd0, $t1)),
+                ("Voronec", path(&$vo::default()$(.$set($val))*, q0, qd0, $t1)),
+                ("multipliers", path(&$mu::default()$(.$set($val))*, q0, qd0, $t1)),
             ],
         );
     }};

@@ -176,66 +176,13 @@ fn q_agreement<A: Model, B: Model>(a: &A, b: &B, q0: &[f64], qd0: &[f64], t1: f6
     worst
 }
 
-nonholonomic! {
+nonholo::pendulum_skate_model! {
     pub struct PendulumSkateM;
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
     formulation = multipliers;
 }
 
-nonholonomic! {
+nonholo::assigned_spin_model! {
     pub struct AssignedSpinM;
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.0, c_th1 = 0.0, w0 = 2.0, a_s = 0.5, omega = 1.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let phi1d = w0 + a_s * omega * cos(omega * t);
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * phi1d * cos(phi) == 0.0;
-        dot(y_c) - r * phi1d * sin(phi) == 0.0;
-    }
     formulation = multipliers;
 }
 

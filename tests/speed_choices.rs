@@ -49,38 +49,9 @@ nonholonomic! {
     dependent { x }
 }
 
-nonholonomic! {
+nonholo::rolling_disk_pendulum_model! {
     /// Talamucci 3.3 with the plain velocities as speeds instead of the momenta.
     pub struct RollingDiskPlainSpeeds;
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81
-    }
-    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    constraints {
-        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
-        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
-    }
     speeds { w_phi = dot(phi); w_spin = dot(phi1); w_lean = dot(theta); w_rider = dot(theta1); }
 }
 

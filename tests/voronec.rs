@@ -19,6 +19,20 @@ use rng::SplitMix64;
 /// Each model twice: `$v` with `formulation = voronec;`, `$g` the same text without it
 /// (Gibbs–Appell with the same independent velocities).
 macro_rules! both {
+    // A library model's physics (`nonholo::*_model!`) plus the given sections.
+    (@model $model:ident, $v:ident, $g:ident, { $($extra:tt)* }) => {
+        nonholo::$model! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $v;
+            $($extra)*
+            formulation = voronec;
+        }
+        nonholo::$model! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $g;
+            $($extra)*
+        }
+    };
     ($v:ident, $g:ident, { $($body:tt)* }) => {
         nonholonomic! {
             #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,156 +97,18 @@ both!(ParallelPointsV, ParallelPointsG, {
 
 // Talamucci 3.1 with the dependent velocity chosen automatically: dot(phi), which T
 // contains through v_par and v_perp — the general (non-Čaplygin) form of (20)–(21).
-both!(PendulumSkateV, PendulumSkateG, {
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
-});
+both!(@model pendulum_skate_model, PendulumSkateV, PendulumSkateG, {  });
 
 // Talamucci 3.1 with dot(y_c) dependent: T and alpha are free of y_c — Čaplygin.
-both!(PendulumSkateYV, PendulumSkateYG, {
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_phi = 0.0, c_th1 = 0.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints { dot(x_c) * sin(phi) - dot(y_c) * cos(phi) + rho * dot(phi) == 0.0; }
-    dependent { y_c }
-});
+both!(@model pendulum_skate_model, PendulumSkateYV, PendulumSkateYG, { dependent { y_c } });
 
 // Talamucci 3.2: the front point driven, rheonomic in T and in the constraint; the only
 // dependent velocity is dot(phi), and T contains phi (non-Čaplygin).
-both!(AssignedFrontV, AssignedFrontG, {
-    parameters {
-        big_m = 4.0, i_c = 0.3, m_s = 3.0, m_d = 1.0, rho = 0.5,
-        kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3, g = 9.81, c_th = 0.0, c_th1 = 0.0,
-        v0 = 1.0, a_f = 0.3, omega = 1.0
-    }
-    coordinates { phi, theta, theta1 }
-    let xfd = v0;
-    let yfd = a_f * omega * cos(omega * t);
-    let xcd = xfd + rho * sin(phi) * dot(phi);
-    let ycd = yfd - rho * cos(phi) * dot(phi);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let f1 = v1 * sin(theta) + m_d * kappa * sin(theta1);
-    let f2 = i_c + m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1);
-    let v_par = xcd * cos(phi) + ycd * sin(phi);
-    let v_perp = -xcd * sin(phi) + ycd * cos(phi);
-    kinetic_energy = 0.5 * m_t * (xcd.powi(2) + ycd.powi(2)) + 0.5 * f2 * dot(phi).powi(2)
-        + 0.5 * v2 * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1 * dot(phi) * v_par
-        + (v1 * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1 * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { theta: -c_th * dot(theta), theta1: -c_th1 * dot(theta1) }
-    constraints { 2.0 * rho * dot(phi) + xfd * sin(phi) - yfd * cos(phi) == 0.0; }
-});
+both!(@model assigned_front_model, AssignedFrontV, AssignedFrontG, {  });
 
-both!(RollingDiskV, RollingDiskG, {
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.0, c_th1 = 0.0, tau = 0.0
-    }
-    coordinates { x_c, y_c, phi, phi1, theta, theta1 }
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * dot(phi1).powi(2) - i_d * sin(theta) * dot(phi) * dot(phi1)
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), phi1: tau, theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * cos(phi) * dot(phi1) == 0.0;
-        dot(y_c) - r * sin(phi) * dot(phi1) == 0.0;
-    }
-});
+both!(@model rolling_disk_pendulum_model, RollingDiskV, RollingDiskG, {  });
 
-both!(AssignedSpinV, AssignedSpinG, {
-    parameters {
-        big_m = 2.0, r = 0.5, m_s = 3.0, m_d = 1.0, kappa = 0.4, kappa1 = 1.0, kappa2 = 0.3,
-        g = 9.81, c_phi = 0.0, c_th1 = 0.0, w0 = 2.0, a_s = 0.5, omega = 1.0
-    }
-    coordinates { x_c, y_c, phi, theta, theta1 }
-    let phi1d = w0 + a_s * omega * cos(omega * t);
-    let i_d = 0.5 * big_m * r.powi(2);
-    let v1 = m_s * kappa1 + m_d * (kappa1 + kappa2);
-    let v2 = m_s * kappa1.powi(2) + m_d * (kappa1 + kappa2).powi(2);
-    let v3 = m_d * kappa * (kappa1 + kappa2);
-    let m_t = big_m + m_s + m_d;
-    let v1h = v1 + big_m * r;
-    let v2h = v2 + big_m * r.powi(2);
-    let f1h = v1 * sin(theta) + m_d * kappa * sin(theta1) + big_m * r * sin(theta);
-    let f2h = m_d * kappa.powi(2) * sin(theta1).powi(2) + v2 * sin(theta).powi(2)
-        + 2.0 * m_d * kappa * (kappa1 + kappa2) * sin(theta) * sin(theta1)
-        + (big_m * r.powi(2) + 0.5 * i_d) * sin(theta).powi(2) + 0.5 * i_d;
-    let v_par = dot(x_c) * cos(phi) + dot(y_c) * sin(phi);
-    let v_perp = -dot(x_c) * sin(phi) + dot(y_c) * cos(phi);
-    kinetic_energy = 0.5 * m_t * (dot(x_c).powi(2) + dot(y_c).powi(2)) + 0.5 * f2h * dot(phi).powi(2)
-        + 0.5 * i_d * phi1d.powi(2) - i_d * sin(theta) * dot(phi) * phi1d
-        + 0.5 * (v2h + 0.5 * i_d) * dot(theta).powi(2) + 0.5 * m_d * kappa.powi(2) * dot(theta1).powi(2)
-        + v3 * cos(theta + theta1) * dot(theta) * dot(theta1)
-        - f1h * dot(phi) * v_par
-        + (v1h * cos(theta) * dot(theta) + m_d * kappa * cos(theta1) * dot(theta1)) * v_perp;
-    potential_energy = v1h * g * cos(theta) - m_d * kappa * g * cos(theta1);
-    forces { phi: -c_phi * dot(phi), theta1: -c_th1 * dot(theta1) }
-    constraints {
-        dot(x_c) - r * phi1d * cos(phi) == 0.0;
-        dot(y_c) - r * phi1d * sin(phi) == 0.0;
-    }
-});
+both!(@model assigned_spin_model, AssignedSpinV, AssignedSpinG, {  });
 
 // A skate whose blade is turned by a motor, heading omega t + a sin(t): linear rheonomic
 // constraint, alpha = dot(x) tan(heading(t)), so d2alpha/d dot(x) dt != 0 in (21).
