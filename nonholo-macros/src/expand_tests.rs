@@ -123,14 +123,9 @@ fn print_independent_skate() {
 #[test]
 #[ignore]
 fn time_rolling_disk_expansion() {
-    let src =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../src/models.rs")).unwrap();
-    let start = src.find("pub struct RollingDiskPendulum;").unwrap();
-    let body_start = src[..start].rfind("nonholonomic! {").unwrap() + "nonholonomic! {".len();
-    let body_end = body_start + src[body_start..].find("\n}\n").unwrap();
-    let body = &src[body_start..body_end];
+    let body = crate::test_models::library_model("RollingDiskPendulum");
     let t0 = std::time::Instant::now();
-    let out = expand_str(body);
+    let out = expand_str(&body);
     println!(
         "expanded in {:?}, {} bytes of tokens",
         t0.elapsed(),
@@ -146,38 +141,22 @@ fn time_rolling_disk_expansion() {
 #[ignore]
 fn expansion_times() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let src = std::fs::read_to_string(format!("{root}/src/models.rs")).unwrap();
     let mut json = String::from("{\n");
-    let mut rest = src.as_str();
-    let mut first = true;
-    while let Some(i) = rest.find("nonholonomic! {") {
-        let body_start = i + "nonholonomic! {".len();
-        let body_end = body_start + rest[body_start..].find("\n}\n").unwrap();
-        let body = &rest[body_start..body_end];
-        let name = body
-            .split("pub struct ")
-            .nth(1)
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .trim()
-            .to_string();
+    for (k, name) in crate::test_models::library_names().iter().enumerate() {
+        let body = crate::test_models::library_model(name);
         // best of 5 (the first run warms caches)
         let mut best = f64::INFINITY;
         for _ in 0..5 {
             let t0 = std::time::Instant::now();
-            let out = expand_str(body);
+            let out = expand_str(&body);
             best = best.min(t0.elapsed().as_secs_f64());
             assert!(!out.contains("compile_error"), "{name}");
         }
         println!("{name}: {:.1} ms", best * 1e3);
         json.push_str(&format!(
             "{}  \"{name}\": {best:.6}",
-            if first { "" } else { ",\n" }
+            if k == 0 { "" } else { ",\n" }
         ));
-        first = false;
-        rest = &rest[body_end..];
     }
     json.push_str("\n}\n");
     std::fs::write(format!("{root}/target/nonholo-expansion.json"), json).unwrap();

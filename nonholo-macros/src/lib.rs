@@ -23,6 +23,8 @@ pub fn nonholonomic(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 
 #[cfg(test)]
 mod expand_tests;
+#[cfg(test)]
+mod test_models;
 
 #[cfg(test)]
 mod fuzz_tests;

@@ -1134,15 +1134,7 @@ mod tests {
     use crate::mechanics::{gibbs_appell, lagrangian, velocities};
     use crate::sym::lower::lower;
 
-    const MODELS: &str = include_str!("../../../src/models.rs");
-
-    /// The body of the library model `name` (inside `nonholonomic! { .. }`).
-    fn library_model(name: &str) -> String {
-        let start = MODELS.find(&format!("pub struct {name};")).expect("model");
-        let body_start = MODELS[..start].rfind("nonholonomic! {").unwrap() + 15;
-        let body_end = body_start + MODELS[body_start..].find("\n}\n").unwrap();
-        MODELS[body_start..body_end].to_string()
-    }
+    use crate::test_models::library_model;
 
     /// A deliberately rheonomic model with every ingredient of (20): Z(q,t), psi(q,t),
     /// alpha(q,t), beta(q,t), b(q,t), c(q,t), V(q,t) and velocity-dependent forces.
