@@ -682,20 +682,7 @@ pub fn emit(
             fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
                 let #q_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
                 let #qd_arr: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
-                let mut __res = [0.0f64; #nc_l];
-                self.constraint_residual(t, q, qdot, &mut __res)?;
-                let __scale = 1.0 + __qd.iter().fold(0.0f64, |__a, __v| __a.max(__v.abs()));
-                for (__i, __r) in __res.iter().enumerate() {
-                    if !(__r.abs() <= 1e-8 * __scale) {
-                        return ::core::result::Result::Err(::nonholo::Error::ConstraintViolated {
-                            index: __i,
-                            constraint: <Self as ::nonholo::Model>::CONSTRAINTS[__i],
-                            residual: *__r,
-                            t,
-                            state: ::nonholo::__private::concat(q, qdot),
-                        });
-                    }
-                }
+                ::nonholo::check_velocities(self, t, q, qdot, 1e-8)?;
                 #plets
                 let mut __out = [0.0f64; #dim_l];
                 __out[..#nq_l].copy_from_slice(__q);
@@ -923,9 +910,9 @@ pub fn emit_multipliers(
             /// The Lagrangian reaction forces `R_i = lambda_a dC^a/d dot(q)_i` (Benenti's
             /// eqs. 3.11 and 8.13) that keep the constraints at `(q, dot(q))`.
             pub fn reaction_forces(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nq_l], ::nonholo::Error> {
+                let __lambda = self.multipliers(t, q, qdot)?;
                 let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
                 let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
-                let (_, __lambda) = self.__second_method(t, __q, __qd).ok_or_else(|| ::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::concat(q, qdot) })?;
                 let __jac: [[f64; #nq_l]; #nc_l] = {
                     #plets
                     #j_lets
@@ -1015,20 +1002,7 @@ pub fn emit_multipliers(
             fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
                 let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
                 let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
-                let mut __res = [0.0f64; #nc_l];
-                self.constraint_residual(t, q, qdot, &mut __res)?;
-                let __scale = 1.0 + __qd.iter().fold(0.0f64, |__a, __v| __a.max(__v.abs()));
-                for (__i, __r) in __res.iter().enumerate() {
-                    if !(__r.abs() <= 1e-8 * __scale) {
-                        return ::core::result::Result::Err(::nonholo::Error::ConstraintViolated {
-                            index: __i,
-                            constraint: <Self as ::nonholo::Model>::CONSTRAINTS[__i],
-                            residual: *__r,
-                            t,
-                            state: ::nonholo::__private::concat(q, qdot),
-                        });
-                    }
-                }
+                ::nonholo::check_velocities(self, t, q, qdot, 1e-8)?;
                 let mut __out = [0.0f64; #dim_l];
                 __out[..#nq_l].copy_from_slice(__q);
                 __out[#nq_l..].copy_from_slice(__qd);

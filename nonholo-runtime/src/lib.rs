@@ -61,7 +61,7 @@ pub mod trajectory;
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
-pub use model::{Formulation, Model};
+pub use model::{check_velocities, Formulation, Model};
 pub use rk4::{integrate_rk4, rk4_step};
 #[cfg(feature = "diffsol")]
 pub use simulate::{simulate, Method, Options};

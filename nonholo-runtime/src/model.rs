@@ -295,19 +295,51 @@ pub fn check_state<M: Model>(model: &M, t: f64, state: &[f64], tol: f64) -> Resu
     let (q, z) = state.split_at(M::NQ.min(state.len()));
     let mut qdot = vec![0.0; M::NQ];
     model.qdot(t, q, z, &mut qdot)?;
+    check_velocities(model, t, q, &qdot, tol).map_err(|e| match e {
+        Error::ConstraintViolated {
+            index,
+            constraint,
+            residual,
+            t,
+            ..
+        } => Error::ConstraintViolated {
+            index,
+            constraint,
+            residual,
+            t,
+            state: state.to_vec(),
+        },
+        other => other,
+    })
+}
+
+/// Check that the velocities `qdot` satisfy every constraint at `(t, q)`:
+/// `|C_a| <= tol * (1 + max |qdot_i|)`, a NaN residual counting as a violation.
+/// The one constraint test of the crate: [`check_state`] and every generated
+/// `state_from_qdot` (with `tol = 1e-8`) use it. Not a per-step call (it allocates the
+/// residual vector).
+pub fn check_velocities<M: Model>(
+    model: &M,
+    t: f64,
+    q: &[f64],
+    qdot: &[f64],
+    tol: f64,
+) -> Result<(), Error> {
     let mut residual = vec![0.0; M::NC];
-    model.constraint_residual(t, q, &qdot, &mut residual)?;
+    model.constraint_residual(t, q, qdot, &mut residual)?;
     let scale = 1.0 + qdot.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     for (index, r) in residual.iter().enumerate() {
         // Written so that a NaN residual counts as a violation.
         let within = r.abs() <= tol * scale;
         if !within {
+            let mut state = q.to_vec();
+            state.extend_from_slice(qdot);
             return Err(Error::ConstraintViolated {
                 index,
                 constraint: M::CONSTRAINTS.get(index).copied().unwrap_or("?"),
                 residual: *r,
                 t,
-                state: state.to_vec(),
+                state,
             });
         }
     }
