@@ -21,8 +21,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{
-    AssignedFront, AssignedSpin, CoaxialDiscs, ParallelPoints, PendulumSkate, RollingDiskPendulum,
-    Skate, VerticalDisc,
+    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDiskPendulum,
+    Skate, VerticalDisk,
 };
 use nonholo::Model;
 use std::hint::black_box;
@@ -109,7 +109,7 @@ fn skate(p: &Skate, _t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
 /// dz1/dt = (A1 R cos psi + A2 R sin psi + A3)/(m R^2 + A), dz2/dt = A4/B,
 /// A = (m g sin(alpha), 0, 0, 0).
 #[inline(never)]
-fn vertical_disc(p: &VerticalDisc, _t: f64, s: &[f64; 6], d: &mut [f64; 6]) {
+fn vertical_disk(p: &VerticalDisk, _t: f64, s: &[f64; 6], d: &mut [f64; 6]) {
     let [_, _, _, psi, z1, z2] = *s;
     let (sp, cp) = psi.sin_cos();
     let r = p.r;
@@ -125,7 +125,7 @@ fn vertical_disc(p: &VerticalDisc, _t: f64, s: &[f64; 6], d: &mut [f64; 6]) {
 /// Benenti 9.3, (9.12) and dz/dt = G^{-1} Z (ERRATA: the print omits G^{-1}): state
 /// (x, y, theta1, theta2, psi, z1, z2). The model has no forces, so Z = 0: constant spins.
 #[inline(never)]
-fn coaxial_discs(p: &CoaxialDiscs, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) {
+fn coaxial_disks(p: &CoaxialDisks, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) {
     let [_, _, _, _, psi, z1, z2] = *s;
     let (sp, cp) = psi.sin_cos();
     let r = p.r;
@@ -537,18 +537,18 @@ fn benches(c: &mut Criterion) {
     );
     bench_one(
         c,
-        "vertical_disc",
-        VerticalDisc::default(),
-        VerticalDisc::default().with_alpha(0.3),
-        vertical_disc,
+        "vertical_disk",
+        VerticalDisk::default(),
+        VerticalDisk::default().with_alpha(0.3),
+        vertical_disk,
         rng,
     );
     bench_one(
         c,
-        "coaxial_discs",
-        CoaxialDiscs::default(),
-        CoaxialDiscs::default().with_a(1.3),
-        coaxial_discs,
+        "coaxial_disks",
+        CoaxialDisks::default(),
+        CoaxialDisks::default().with_a(1.3),
+        coaxial_disks,
         rng,
     );
     bench_one(

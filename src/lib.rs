@@ -1,6 +1,6 @@
 //! # nonholo
 //!
-//! Equations of motion of nonholonomic mechanical systems — skates, rolling discs,
+//! Equations of motion of nonholonomic mechanical systems — skates, rolling disks,
 //! sleighs, bicycles, wheeled robots — derived symbolically at compile time by the
 //! [`nonholonomic!`] macro and integrated by the runtime (diffsol).
 //!

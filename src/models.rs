@@ -217,13 +217,13 @@ nonholonomic! {
 }
 
 nonholonomic! {
-    /// Benenti 2007, §9.2: a vertical disc of radius `r` rolling without sliding; `a_inertia`
+    /// Benenti 2007, §9.2: a vertical disk of radius `r` rolling without sliding; `a_inertia`
     /// and `b_inertia` are its moments about the axle and a diameter (Benenti's A, B).
     /// The plane is inclined by `alpha` along x.
     ///
     /// Speeds: the spin `z1 = dot(theta)` and the heading rate `z2 = dot(psi)`.
     #[derive(Debug, Clone, Copy, PartialEq)]
-    pub struct VerticalDisc;
+    pub struct VerticalDisk;
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
     coordinates { x, y, theta, psi }
     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -237,12 +237,12 @@ nonholonomic! {
 }
 
 nonholonomic! {
-    /// Benenti 2007, §9.3: two identical discs of radius `r` on a common axle at fixed
-    /// distance `a`, both rolling without sliding. (x, y) is the first disc's centre.
+    /// Benenti 2007, §9.3: two identical disks of radius `r` on a common axle at fixed
+    /// distance `a`, both rolling without sliding. (x, y) is the first disk's centre.
     ///
     /// Speeds: the two spins `z1 = dot(theta1)`, `z2 = dot(theta2)`.
     #[derive(Debug, Clone, Copy, PartialEq)]
-    pub struct CoaxialDiscs;
+    pub struct CoaxialDisks;
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
     coordinates { x, y, theta1, theta2, psi }
     kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))

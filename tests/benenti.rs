@@ -2,7 +2,7 @@
 //! systems (9.5, 9.18; the skate's system after 9.1) at random states, exact solutions,
 //! and energy conservation.
 
-use nonholo::models::{CoaxialDiscs, ParallelPoints, Skate, VerticalDisc};
+use nonholo::models::{CoaxialDisks, ParallelPoints, Skate, VerticalDisk};
 use nonholo::prelude::*;
 
 /// Deterministic uniform numbers (SplitMix64).
@@ -58,11 +58,11 @@ fn skate_matches_benenti_9_1() {
 }
 
 #[test]
-fn vertical_disc_matches_benenti_9_5() {
+fn vertical_disk_matches_benenti_9_5() {
     let mut rng = Rng(2);
     let mut worst = 0.0f64;
     for _ in 0..200 {
-        let p = VerticalDisc::new()
+        let p = VerticalDisk::new()
             .with_m(rng.uniform(0.5, 3.0))
             .with_a_inertia(rng.uniform(0.1, 1.0))
             .with_b_inertia(rng.uniform(0.1, 1.0))
@@ -114,11 +114,11 @@ fn parallel_points_match_benenti_9_18() {
 }
 
 #[test]
-fn coaxial_discs_roll_at_constant_spins() {
-    // Free and unforced, the corrected first-method system gives dz/dt = 0: each disc keeps
+fn coaxial_disks_roll_at_constant_spins() {
+    // Free and unforced, the corrected first-method system gives dz/dt = 0: each disk keeps
     // its spin and the axle turns at R (z2 - z1) / a (the printed 9.3 G and final system are
     // misprinted, see ERRATA notes in the README).
-    let p = CoaxialDiscs::new();
+    let p = CoaxialDisks::new();
     let mut rng = Rng(4);
     for _ in 0..50 {
         let st: Vec<f64> = (0..7).map(|_| rng.uniform(-2.0, 2.0)).collect();
@@ -168,7 +168,7 @@ fn skate_traces_the_exact_circle() {
 
 #[test]
 fn energy_is_conserved_on_the_incline() {
-    let p = VerticalDisc::new().with_alpha(0.3);
+    let p = VerticalDisk::new().with_alpha(0.3);
     let traj = simulate(
         &p,
         &[0.0, 0.0, 0.0, 0.4, 0.5, 1.1],

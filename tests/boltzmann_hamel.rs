@@ -13,8 +13,8 @@ use common::oracle::{hamel_residual, rel_err, System};
 use common::papers as p;
 use common::rng::SplitMix64;
 use nonholo::models::{
-    AssignedFront, AssignedSpin, CoaxialDiscs, PendulumSkate, RollingDiskPendulum, Skate,
-    VerticalDisc,
+    AssignedFront, AssignedSpin, CoaxialDisks, PendulumSkate, RollingDiskPendulum, Skate,
+    VerticalDisk,
 };
 use nonholo::prelude::*;
 
@@ -38,7 +38,7 @@ nonholonomic! {
 nonholonomic! {
     /// Benenti 9.2, Boltzmann–Hamel.
     #[derive(Debug, Clone, Copy, PartialEq)]
-    pub struct VerticalDiscBh;
+    pub struct VerticalDiskBh;
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
     coordinates { x, y, theta, psi }
     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -55,7 +55,7 @@ nonholonomic! {
 nonholonomic! {
     /// Benenti 9.3, Boltzmann–Hamel.
     #[derive(Debug, Clone, Copy, PartialEq)]
-    pub struct CoaxialDiscsBh;
+    pub struct CoaxialDisksBh;
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
     coordinates { x, y, theta1, theta2, psi }
     kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
@@ -214,9 +214,9 @@ fn benenti_9_1_skate() {
 }
 
 #[test]
-fn benenti_9_2_vertical_disc() {
+fn benenti_9_2_vertical_disk() {
     agree("9.2", 102, |rng| {
-        pair!(rng, VerticalDisc, VerticalDiscBh, {
+        pair!(rng, VerticalDisk, VerticalDiskBh, {
             m: 0.5 => 2.0, a_inertia: 0.2 => 1.0, b_inertia: 0.1 => 0.5, r: 0.3 => 1.5,
             g: 9.81 => 9.81, alpha: -0.5 => 0.5,
         })
@@ -224,9 +224,9 @@ fn benenti_9_2_vertical_disc() {
 }
 
 #[test]
-fn benenti_9_3_coaxial_discs() {
+fn benenti_9_3_coaxial_disks() {
     agree("9.3", 103, |rng| {
-        pair!(rng, CoaxialDiscs, CoaxialDiscsBh, {
+        pair!(rng, CoaxialDisks, CoaxialDisksBh, {
             m: 0.5 => 2.0, a_inertia: 0.2 => 1.0, b_inertia: 0.1 => 0.5, r: 0.3 => 1.5, a: 0.5 => 2.5,
         })
     });

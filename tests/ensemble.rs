@@ -1,14 +1,14 @@
 //! Parameter sweeps in parallel give exactly the sequential results.
 
-use nonholo::models::VerticalDisc;
+use nonholo::models::VerticalDisk;
 use nonholo::prelude::*;
 
 #[test]
 fn parallel_sweep_equals_sequential_runs() {
-    let cases: Vec<(VerticalDisc, Vec<f64>)> = (0..16)
+    let cases: Vec<(VerticalDisk, Vec<f64>)> = (0..16)
         .map(|k| {
             (
-                VerticalDisc::new().with_alpha(0.02 * k as f64),
+                VerticalDisk::new().with_alpha(0.02 * k as f64),
                 vec![0.0, 0.0, 0.0, 0.3, 1.0, 0.5],
             )
         })

@@ -33,7 +33,7 @@ four_ways!(SkateGa, SkateBh, SkateVo, SkateMu, {
     constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
 }, { speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); } }, { dependent { y } });
 
-four_ways!(DiscGa, DiscBh, DiscVo, DiscMu, {
+four_ways!(DiskGa, DiskBh, DiskVo, DiskMu, {
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.2, k = 0.3 }
     coordinates { x, y, theta, psi }
     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -191,17 +191,17 @@ fn every_system_every_formulation() {
         1.0
     );
     check_row!(
-        "Benenti 9.2 disc",
-        DiscGa,
-        DiscBh,
-        DiscVo,
-        DiscMu,
+        "Benenti 9.2 disk",
+        DiskGa,
+        DiskBh,
+        DiskVo,
+        DiskMu,
         [0.0, 0.0, 0.0, 0.3],
         [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4],
         3.0
     );
     check_row!(
-        "Benenti 9.3 discs",
+        "Benenti 9.3 disks",
         CoaxGa,
         CoaxBh,
         CoaxVo,

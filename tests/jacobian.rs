@@ -46,11 +46,11 @@ fn exact_jacobians_match_finite_differences() {
     let mut rng = SplitMix64::new(41);
     check("skate", &Skate::new().with_alpha(0.2).with_c(0.3), &mut rng);
     check(
-        "vertical disc",
-        &VerticalDisc::new().with_alpha(0.2),
+        "vertical disk",
+        &VerticalDisk::new().with_alpha(0.2),
         &mut rng,
     );
-    check("coaxial discs", &CoaxialDiscs::default(), &mut rng);
+    check("coaxial disks", &CoaxialDisks::default(), &mut rng);
     check("parallel points", &ParallelPoints::default(), &mut rng);
     check(
         "pendulum skate",

@@ -21,7 +21,7 @@ nonholonomic! {
 }
 
 nonholonomic! {
-    pub struct RollingDiscM;
+    pub struct RollingDiskM;
     parameters { m, r, ia, ib, g = 9.81, alpha, c, kspring }
     coordinates { x, y, theta, psi }
     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -89,8 +89,8 @@ fn second_method_matches_benenti_and_the_oracle() {
         |t, q, qd| s.printed_second_method(t, q, qd),
         &mut rng,
     );
-    let s = p::RollingDisc::new(&mut rng);
-    let m = RollingDiscM::new(s.m, s.r, s.ia, s.ib, s.alpha, s.c, s.kspring);
+    let s = p::RollingDisk::new(&mut rng);
+    let m = RollingDiskM::new(s.m, s.r, s.ia, s.ib, s.alpha, s.c, s.kspring);
     check_field(
         "9.2",
         &m,

@@ -370,13 +370,13 @@ fn benenti_9_1_skate() {
 }
 
 #[test]
-fn benenti_9_2_rolling_disc() {
+fn benenti_9_2_rolling_disk() {
     let mut rng = SplitMix64::new(92);
     let ang = [(3, 3.2)];
     for _ in 0..N_PARAMS {
-        let s = RollingDisc::new(&mut rng);
+        let s = RollingDisk::new(&mut rng);
         assert_stats(
-            "9.2 disc (9.5)",
+            "9.2 disk (9.5)",
             check_states(&s, &mut rng, &ang, |s, t, x| s.printed_rhs(t, x)),
         );
         check_speeds("9.2", &s, &mut rng, &ang);
@@ -391,31 +391,31 @@ fn benenti_9_2_rolling_disc() {
                     < 1e-13
             );
         }
-        println!("9.2 disc second method (9.6) vs oracle: {e:.1e}");
+        println!("9.2 disk second method (9.6) vs oracle: {e:.1e}");
         assert!(e < 1e-10);
-        check_energy("9.2 disc", &s, &mut rng, &ang);
+        check_energy("9.2 disk", &s, &mut rng, &ang);
         let mut free = s;
         free.alpha = 0.0;
         free.c = 0.0;
         free.kspring = 0.0;
-        check_energy("9.2 disc, no forces", &free, &mut rng, &ang);
+        check_energy("9.2 disk, no forces", &free, &mut rng, &ang);
     }
 }
 
 #[test]
-fn benenti_9_3_coaxial_discs() {
+fn benenti_9_3_coaxial_disks() {
     let mut rng = SplitMix64::new(93);
     let ang = [(4, 3.2)];
     for _ in 0..N_PARAMS {
-        let s = CoaxialDiscs::new(&mut rng);
+        let s = CoaxialDisks::new(&mut rng);
         assert_stats(
-            "9.3 coaxial discs (corrected)",
+            "9.3 coaxial disks (corrected)",
             check_states(&s, &mut rng, &ang, |s, t, x| s.printed_rhs(t, x)),
         );
         let v = printed_error(&s, &mut rng, &ang, |s, t, x| {
             s.printed_rhs_mode(t, x, Print::Verbatim)
         });
-        println!("9.3 coaxial discs, printed verbatim (no G^-1) vs oracle: {v:.1e}");
+        println!("9.3 coaxial disks, printed verbatim (no G^-1) vs oracle: {v:.1e}");
         assert!(v > 1e-3, "the verbatim 9.3 equations should be wrong");
         check_speeds("9.3", &s, &mut rng, &ang);
         let (mut eg, mut eg_v, mut e_gg) = (0.0f64, 0.0f64, 0.0f64);
@@ -436,11 +436,11 @@ fn benenti_9_3_coaxial_discs() {
         }
         println!("9.3 g_ij (g_15 = m a cos psi) vs AD {eg:.1e}; printed g_15 = m a/2 cos psi: {eg_v:.1e}; derived G vs AD {e_gg:.1e}");
         assert!(eg < 1e-13 && eg_v > 1e-3 && e_gg < 1e-13);
-        check_energy("9.3 coaxial discs", &s, &mut rng, &ang);
+        check_energy("9.3 coaxial disks", &s, &mut rng, &ang);
         let mut free = s;
         free.alpha = 0.0;
         free.c = 0.0;
-        check_energy("9.3 coaxial discs, no forces", &free, &mut rng, &ang);
+        check_energy("9.3 coaxial disks, no forces", &free, &mut rng, &ang);
     }
 }
 

@@ -27,7 +27,7 @@ nonholonomic! {
 }
 
 nonholonomic! {
-    pub struct RollingDisc;
+    pub struct RollingDisk;
     parameters { m, r, ia, ib, g = 9.81, alpha, c, kspring }
     coordinates { x, y, theta, psi }
     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -41,7 +41,7 @@ nonholonomic! {
 }
 
 nonholonomic! {
-    pub struct CoaxialDiscs;
+    pub struct CoaxialDisks;
     parameters { m, r, ia, ib, a, g = 9.81, alpha, c }
     coordinates { x, y, theta1, theta2, psi }
     kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
@@ -119,21 +119,21 @@ fn benenti_9_1_skate() {
 }
 
 #[test]
-fn benenti_9_2_vertical_disc() {
+fn benenti_9_2_vertical_disk() {
     let mut rng = SplitMix64::new(12);
     for _ in 0..3 {
-        let s = p::RollingDisc::new(&mut rng);
-        let m = RollingDisc::new(s.m, s.r, s.ia, s.ib, s.alpha, s.c, s.kspring).with_g(s.g);
+        let s = p::RollingDisk::new(&mut rng);
+        let m = RollingDisk::new(s.m, s.r, s.ia, s.ib, s.alpha, s.c, s.kspring).with_g(s.g);
         check("9.2", compare(&m, &s, |t, x| s.printed_rhs(t, x), &mut rng));
     }
 }
 
 #[test]
-fn benenti_9_3_coaxial_discs() {
+fn benenti_9_3_coaxial_disks() {
     let mut rng = SplitMix64::new(13);
     for _ in 0..3 {
-        let s = p::CoaxialDiscs::new(&mut rng);
-        let m = CoaxialDiscs::new(s.m, s.r, s.ia, s.ib, s.a, s.alpha, s.c).with_g(s.g);
+        let s = p::CoaxialDisks::new(&mut rng);
+        let m = CoaxialDisks::new(s.m, s.r, s.ia, s.ib, s.a, s.alpha, s.c).with_g(s.g);
         check("9.3", compare(&m, &s, |t, x| s.printed_rhs(t, x), &mut rng));
     }
 }

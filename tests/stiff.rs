@@ -1,7 +1,7 @@
 //! Implicit integrators (diffsol's BDF and ESDIRK34) with the exact Jacobian-vector
 //! product: the same motion as the explicit method.
 
-use nonholo::models::{PendulumSkate, VerticalDisc};
+use nonholo::models::{PendulumSkate, VerticalDisk};
 use nonholo::prelude::*;
 
 fn final_state<M: Model>(m: &M, s0: &[f64], t1: f64, method: Method, tol: f64) -> Vec<f64> {
@@ -23,13 +23,13 @@ fn max_diff(a: &[f64], b: &[f64]) -> f64 {
 
 #[test]
 fn implicit_methods_reproduce_the_explicit_motion() {
-    let disc = VerticalDisc::new().with_alpha(0.3);
+    let disk = VerticalDisk::new().with_alpha(0.3);
     let s0 = [0.0, 0.0, 0.0, 0.4, 0.5, 1.1];
-    let reference = final_state(&disc, &s0, 5.0, Method::Tsit45, 1e-12);
+    let reference = final_state(&disk, &s0, 5.0, Method::Tsit45, 1e-12);
     for method in [Method::Bdf, Method::Esdirk34] {
-        let s = final_state(&disc, &s0, 5.0, method, 1e-9);
+        let s = final_state(&disk, &s0, 5.0, method, 1e-9);
         let d = max_diff(&s, &reference);
-        println!("vertical disc, {method:?}: max |state - tsit45| = {d:.1e}");
+        println!("vertical disk, {method:?}: max |state - tsit45| = {d:.1e}");
         assert!(d < 1e-5, "{method:?}: {d:e}");
     }
     let bike = PendulumSkate::new().with_c_phi(0.5).with_c_th1(2.0);

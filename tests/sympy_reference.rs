@@ -2,7 +2,7 @@
 //! independently built rigid-body models, `bench/python/bench_sympy.py`), at the states
 //! recorded in BENCHMARKS.md.
 
-use nonholo::models::{RollingDiskPendulum, VerticalDisc};
+use nonholo::models::{RollingDiskPendulum, VerticalDisk};
 use nonholo::prelude::*;
 
 fn check<M: Model>(m: &M, state: &[f64], sympy: &[f64]) {
@@ -18,7 +18,7 @@ fn check<M: Model>(m: &M, state: &[f64], sympy: &[f64]) {
 fn agrees_with_sympy_kane() {
     let s = [0.3, -0.2, 0.7, 0.4, 2.0, 0.8];
     check(
-        &VerticalDisc::default(),
+        &VerticalDisk::default(),
         &s,
         &[
             1.8421219880057702,
@@ -29,14 +29,14 @@ fn agrees_with_sympy_kane() {
             0.0,
         ],
     );
-    let disc = VerticalDisc::default()
+    let disk = VerticalDisk::default()
         .with_m(1.3)
         .with_a_inertia(0.7)
         .with_b_inertia(0.35)
         .with_r(0.8)
         .with_alpha(0.3);
     check(
-        &disc,
+        &disk,
         &s,
         &[
             1.4736975904046163,

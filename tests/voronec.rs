@@ -58,7 +58,7 @@ both!(SkateV, SkateG, {
     dependent { y }
 });
 
-both!(VerticalDiscV, VerticalDiscG, {
+both!(VerticalDiskV, VerticalDiskG, {
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
     coordinates { x, y, theta, psi }
     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -70,7 +70,7 @@ both!(VerticalDiscV, VerticalDiscG, {
     }
 });
 
-both!(CoaxialDiscsV, CoaxialDiscsG, {
+both!(CoaxialDisksV, CoaxialDisksG, {
     parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
     coordinates { x, y, theta1, theta2, psi }
     kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
@@ -228,25 +228,25 @@ fn benenti_9_1_skate() {
 }
 
 #[test]
-fn benenti_9_2_vertical_disc() {
-    let (mut v, mut g) = (VerticalDiscV::default(), VerticalDiscG::default());
+fn benenti_9_2_vertical_disk() {
+    let (mut v, mut g) = (VerticalDiskV::default(), VerticalDiskG::default());
     v.alpha = 0.3;
     g.alpha = 0.3;
     let rhs = compare_rhs(&v, &g, 2, N, |_| true);
     let path = compare_paths(&v, &g, &[0.0, 0.0, 0.2, 0.4, 1.5, -0.7], 2.0);
     // V = -m g sin(alpha) x contains the dependent x: the general form.
-    assert!(!is_chaplygin::<VerticalDiscV>());
-    report("Benenti 9.2 vertical disc", rhs, path);
+    assert!(!is_chaplygin::<VerticalDiskV>());
+    report("Benenti 9.2 vertical disk", rhs, path);
 }
 
 #[test]
-fn benenti_9_3_coaxial_discs() {
-    let (v, g) = (CoaxialDiscsV::default(), CoaxialDiscsG::default());
+fn benenti_9_3_coaxial_disks() {
+    let (v, g) = (CoaxialDisksV::default(), CoaxialDisksG::default());
     let rhs = compare_rhs(&v, &g, 3, N, |_| true);
     let path = compare_paths(&v, &g, &[0.0, 0.0, 0.1, -0.2, 0.3, 1.2, 0.4], 2.0);
     // T contains the dependent psi: the general form.
-    assert!(!is_chaplygin::<CoaxialDiscsV>());
-    report("Benenti 9.3 co-axial discs", rhs, path);
+    assert!(!is_chaplygin::<CoaxialDisksV>());
+    report("Benenti 9.3 co-axial disks", rhs, path);
 }
 
 #[test]

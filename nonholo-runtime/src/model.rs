@@ -270,7 +270,7 @@ pub fn validate_layout<M: Model>() -> Result<(), Error> {
 /// #     fn constraint_residual(&self, _t: f64, _q: &[f64], qd: &[f64], r: &mut [f64])
 /// #         -> Result<(), Error> { r[0] = qd[0] - qd[1]; Ok(()) }
 /// # }
-/// // A disc rolling without slipping: dot(x) = dot(phi) = w holds for every w.
+/// // A disk rolling without slipping: dot(x) = dot(phi) = w holds for every w.
 /// assert!(check_state(&Rolling, 0.0, &[0.0, 0.0, 3.0], 1e-8).is_ok());
 /// assert!(matches!(
 ///     check_state(&Rolling, 0.0, &[0.0, 3.0], 1e-8),

@@ -41,11 +41,11 @@
 //! }
 //! ```
 //!
-//! ## Benenti 9.2 — `RollingDisc`
+//! ## Benenti 9.2 — `RollingDisk`
 //! ```text
 //! nonholonomic! {
-//!     /// Vertical rolling disc, Benenti 2007, 9.2 (A = ia, B = ib, R = r).
-//!     pub struct RollingDisc;
+//!     /// Vertical rolling disk, Benenti 2007, 9.2 (A = ia, B = ib, R = r).
+//!     pub struct RollingDisk;
 //!     parameters { m, r, ia, ib, g = 9.81, alpha, c, kspring }
 //!     coordinates { x, y, theta, psi }
 //!     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
@@ -61,11 +61,11 @@
 //! }
 //! ```
 //!
-//! ## Benenti 9.3 — `CoaxialDiscs` (coordinate order of g_ij: x, y, theta1, theta2, psi)
+//! ## Benenti 9.3 — `CoaxialDisks` (coordinate order of g_ij: x, y, theta1, theta2, psi)
 //! ```text
 //! nonholonomic! {
-//!     /// Two co-axial rolling discs at fixed distance a, Benenti 2007, 9.3.
-//!     pub struct CoaxialDiscs;
+//!     /// Two co-axial rolling disks at fixed distance a, Benenti 2007, 9.3.
+//!     pub struct CoaxialDisks;
 //!     parameters { m, r, ia, ib, a, g = 9.81, alpha, c }
 //!     coordinates { x, y, theta1, theta2, psi }
 //!     kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
@@ -351,11 +351,11 @@ impl System for Skate {
     }
 }
 
-/// Benenti 9.2, the vertical rolling disc. q = (x, y, theta, psi), z = (thetad, psid),
+/// Benenti 9.2, the vertical rolling disk. q = (x, y, theta, psi), z = (thetad, psid),
 /// (9.4): xd = R cos(psi) z1, yd = R sin(psi) z1, thetad = z1, psid = z2.
 /// Forces (our choice): A = (m g sin(alpha), 0, -c thetad, -kspring psi).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RollingDisc {
+pub struct RollingDisk {
     pub m: f64,
     pub r: f64,
     pub ia: f64,
@@ -366,14 +366,14 @@ pub struct RollingDisc {
     pub kspring: f64,
 }
 
-impl RollingDisc {
+impl RollingDisk {
     pub fn new(rng: &mut SplitMix64) -> Self {
         let m = rng.uniform(0.5, 3.0);
         let r = rng.uniform(0.2, 0.6);
-        RollingDisc {
+        RollingDisk {
             m,
             r,
-            // uniform disc: A = m R^2 / 2, B = m R^2 / 4, perturbed
+            // uniform disk: A = m R^2 / 2, B = m R^2 / 4, perturbed
             ia: 0.5 * m * r * r * rng.uniform(0.8, 1.2),
             ib: 0.25 * m * r * r * rng.uniform(0.8, 1.2),
             g: 9.81,
@@ -419,7 +419,7 @@ impl RollingDisc {
     }
 }
 
-impl System for RollingDisc {
+impl System for RollingDisk {
     fn nq(&self) -> usize {
         4
     }
@@ -428,7 +428,7 @@ impl System for RollingDisc {
     }
     fn lagrangian<D: Scalar>(&self, t: D, q: &[D], qd: &[D]) -> D {
         let (_tt, qq) = seed_velocity(t, q, qd);
-        // centre P of the disc, at height R; omega = thetad u + psid k with u horizontal
+        // centre P of the disk, at height R; omega = thetad u + psid k with u horizontal
         let p = [qq[0], qq[1], Dual::from_re(k(self.r))];
         point_ke(self.m, &p) + qd[2] * qd[2] * (0.5 * self.ia) + qd[3] * qd[3] * (0.5 * self.ib)
     }
@@ -457,7 +457,7 @@ impl System for RollingDisc {
     }
 }
 
-/// Benenti 9.3, two co-axial rolling discs at fixed distance a (a = const).
+/// Benenti 9.3, two co-axial rolling disks at fixed distance a (a = const).
 ///
 /// COORDINATE ORDER (our choice): q = (x, y, theta1, theta2, psi), the order of the
 /// paper's g_ij and of its Lagrange equations (A_3, A_4, A_5 = forces on theta1, theta2,
@@ -472,10 +472,10 @@ impl System for RollingDisc {
 ///   xd - R cos(psi) thetad1 = 0, yd - R sin(psi) thetad1 = 0, a psid - R (thetad2 - thetad1) = 0.
 ///
 /// Forces (our choice): the pair on an inclined plane (x down the slope) with viscous
-/// axle friction on each disc: A = (2 m g sin(alpha), 0, -c thetad1, -c thetad2,
+/// axle friction on each disk: A = (2 m g sin(alpha), 0, -c thetad1, -c thetad2,
 /// m g sin(alpha) a cos(psi)) (the last one is m g sin(alpha) d x2 / d psi).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CoaxialDiscs {
+pub struct CoaxialDisks {
     pub m: f64,
     pub r: f64,
     pub ia: f64,
@@ -486,11 +486,11 @@ pub struct CoaxialDiscs {
     pub c: f64,
 }
 
-impl CoaxialDiscs {
+impl CoaxialDisks {
     pub fn new(rng: &mut SplitMix64) -> Self {
         let m = rng.uniform(0.5, 3.0);
         let r = rng.uniform(0.2, 0.6);
-        CoaxialDiscs {
+        CoaxialDisks {
             m,
             r,
             ia: 0.5 * m * r * r * rng.uniform(0.8, 1.2),
@@ -597,7 +597,7 @@ impl CoaxialDiscs {
     }
 }
 
-impl System for CoaxialDiscs {
+impl System for CoaxialDisks {
     fn nq(&self) -> usize {
         5
     }
@@ -614,7 +614,7 @@ impl System for CoaxialDiscs {
             qq[1] - qq[4].cos() * self.a,
             h,
         ];
-        // each vertical disc: omega_i = thetad_i u + psid k
+        // each vertical disk: omega_i = thetad_i u + psid k
         point_ke(self.m, &p1)
             + point_ke(self.m, &p2)
             + (qd[2] * qd[2] + qd[3] * qd[3]) * (0.5 * self.ia)
@@ -787,13 +787,13 @@ impl QuasiVelocities for Skate {
     }
 }
 
-impl QuasiVelocities for RollingDisc {
+impl QuasiVelocities for RollingDisk {
     fn eta<D: Scalar>(&self, _t: D, _q: &[D], qd: &[D]) -> Vec<D> {
         vec![qd[2], qd[3]]
     }
 }
 
-impl QuasiVelocities for CoaxialDiscs {
+impl QuasiVelocities for CoaxialDisks {
     fn eta<D: Scalar>(&self, _t: D, _q: &[D], qd: &[D]) -> Vec<D> {
         vec![qd[2], qd[3]]
     }

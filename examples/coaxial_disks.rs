@@ -1,13 +1,13 @@
-//! Benenti 2007, §9.3: two discs on a common axle. With no forces both spins stay
+//! Benenti 2007, §9.3: two disks on a common axle. With no forces both spins stay
 //! constant and the axle turns at R (z2 - z1) / a: the pair drives in a circle.
-use nonholo::models::CoaxialDiscs;
+use nonholo::models::CoaxialDisks;
 use nonholo::prelude::*;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let discs = CoaxialDiscs::new();
-    println!("{}", CoaxialDiscs::EQUATIONS);
+    let disks = CoaxialDisks::new();
+    println!("{}", CoaxialDisks::EQUATIONS);
     let traj = simulate(
-        &discs,
+        &disks,
         &[0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.5],
         0.0..12.0,
         &Options::default().sample_every(1.5),
@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             s[4]
         );
     }
-    let e = traj.energy(&discs)?;
+    let e = traj.energy(&disks)?;
     println!("energy {:.12} -> {:.12}", e[0], e[e.len() - 1]);
     Ok(())
 }

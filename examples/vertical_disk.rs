@@ -1,13 +1,13 @@
-//! Benenti 2007, §9.2: a vertical disc rolling on an inclined plane. Its heading turns at a
+//! Benenti 2007, §9.2: a vertical disk rolling on an inclined plane. Its heading turns at a
 //! constant rate, so the contact point traces a cycloid-like path down the slope.
-use nonholo::models::VerticalDisc;
+use nonholo::models::VerticalDisk;
 use nonholo::prelude::*;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let disc = VerticalDisc::new().with_alpha(0.1);
-    println!("{}", VerticalDisc::EQUATIONS);
+    let disk = VerticalDisk::new().with_alpha(0.1);
+    println!("{}", VerticalDisk::EQUATIONS);
     let traj = simulate(
-        &disc,
+        &disk,
         &[0.0, 0.0, 0.0, 0.0, 2.0, 0.8],
         0.0..10.0,
         &Options::default().sample_every(1.0),
@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             s[3]
         );
     }
-    traj.write_csv("vertical_disc.csv")?;
-    println!("wrote vertical_disc.csv");
+    traj.write_csv("vertical_disk.csv")?;
+    println!("wrote vertical_disk.csv");
     Ok(())
 }
