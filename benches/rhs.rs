@@ -2,7 +2,7 @@
 //! eight worked systems of the papers (`nonholo::models`, default parameters).
 //!
 //! Each `hand_written` function below transcribes the paper's printed first-order system
-//! (misprints corrected as in `tests/common/papers.rs` and `../shared/papers/ERRATA.md`) the
+//! (misprints corrected as in `tests/common/systems/*.rs` and `../shared/papers/ERRATA.md`) the
 //! way an expert writes an rhs by hand: plain `f64`, fixed-size arrays, no allocation, every
 //! sine and cosine once, the obvious cancellations done, the small linear systems solved by
 //! Cramer's rule or an unrolled LDL^T. The forces are the library model's (Benenti's gravity
@@ -161,8 +161,8 @@ fn parallel_points(p: &ParallelPoints, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) 
 // ==================================================================================
 
 /// Talamucci 3.1, the pendulum on a skate: state (x_C, y_C, phi, theta, theta1, eta1..eta4),
-/// qd = Gamma eta, A_Gamma etadot = -(printed rest) with the ERRATA of papers.rs (the
-/// constraint's R/2 read rho, signs and spurious terms of eqs. 2-4, the coefficient
+/// qd = Gamma eta, A_Gamma etadot = -(printed rest) with the ERRATA of pendulum_skate.rs
+/// (the constraint's R/2 read rho, signs and spurious terms of eqs. 2-4, the coefficient
 /// v3 cos(theta + theta1) of eq. 4) and the term p_phi (eta2, -eta1, 0, 0) that (16)-(17)
 /// drop, which cancels the F2 and rho F1 parts of eqs. 1-2. Forces -Gamma^T F with
 /// F_phi = -c_phi phid, F_theta1 = -c_th1 theta1d.
@@ -219,8 +219,8 @@ fn pendulum_skate(p: &PendulumSkate, _t: f64, s: &[f64; 9], d: &mut [f64; 9]) {
 
 /// Talamucci 3.2, assigned front motion x_F = v0 t, y_F = a_f sin(omega t): state
 /// (phi, theta, theta1, eta1, eta2), phid = -beta/(2 rho), beta = xFd sin phi - yFd cos phi.
-/// The two printed equations with the ERRATA of papers.rs (the factor 1/(8 rho^2) of eq. 2
-/// and the dropped -A_{Gamma,Theta} dbeta/dt terms), forces F_theta = -c_th thetad,
+/// The two printed equations with the ERRATA of assigned_front.rs (the factor 1/(8 rho^2) of
+/// eq. 2 and the dropped -A_{Gamma,Theta} dbeta/dt terms), forces F_theta = -c_th thetad,
 /// F_theta1 = -c_th1 theta1d.
 #[inline(never)]
 fn assigned_front(p: &AssignedFront, t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
@@ -259,11 +259,11 @@ fn assigned_front(p: &AssignedFront, t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
 
 /// Talamucci 3.3, the rolling disk with pendulum: state (x_C, y_C, phi, phi1, theta,
 /// theta1, eta1..eta4), eta1, eta2 the momenta of phi and phi1. The printed system in its
-/// b_ij, G1..G6, delta form with the ERRATA of papers.rs (signs of the eta1 eta4 and
-/// eta1 eta2 terms, G3 for G4 in eq. 2, b12 G5 in eq. 3, the (4,4) entry m_D kappa^2, g in
-/// the last potential term), the term (R/delta) W (eta2, -eta1, 0, 0) that (16)-(17) drop,
-/// hand-derived d b_ij / d theta, d b_ij / d theta1, and forces -Gamma^T F with
-/// F_phi = -c_phi phid, F_phi1 = tau, F_theta1 = -c_th1 theta1d.
+/// b_ij, G1..G6, delta form with the ERRATA of rolling_disk_pendulum.rs (signs of the
+/// eta1 eta4 and eta1 eta2 terms, G3 for G4 in eq. 2, b12 G5 in eq. 3, the (4,4) entry
+/// m_D kappa^2, g in the last potential term), the term (R/delta) W (eta2, -eta1, 0, 0)
+/// that (16)-(17) drop, hand-derived d b_ij / d theta, d b_ij / d theta1, and forces
+/// -Gamma^T F with F_phi = -c_phi phid, F_phi1 = tau, F_theta1 = -c_th1 theta1d.
 #[inline(never)]
 fn rolling_disk_pendulum(p: &RollingDiskPendulum, _t: f64, s: &[f64; 10], d: &mut [f64; 10]) {
     let [_, _, phi, _, th, th1, e1, e2, e3, e4] = *s;
@@ -389,7 +389,7 @@ fn rolling_disk_pendulum(p: &RollingDiskPendulum, _t: f64, s: &[f64; 10], d: &mu
 
 /// Talamucci 3.4, the spin assigned, phi1 = w0 t + a_s sin(omega t): state (x_C, y_C, phi,
 /// theta, theta1, eta1, eta2, eta3), eta1 the momentum of phi. The printed equations are
-/// replaced by their derivation in papers.rs (ERRATA there): with
+/// replaced by their derivation in assigned_spin.rs (ERRATA there): with
 /// phid = (eta1 + (R F1hat + I_D sin theta) phi1d(t))/F2hat, W = v1hat cos theta eta2 +
 /// m_D kappa cos theta1 eta3: etadot1 = F_phi - R phi1d W and the (theta, theta1) block.
 /// Forces F_phi = -c_phi phid, F_theta1 = -c_th1 theta1d.

@@ -10,8 +10,8 @@
 
 mod common;
 use common::oracle::{hamel_residual, rel_err, System};
-use common::papers as p;
 use common::rng::SplitMix64;
+use common::systems as p;
 use nonholo::models::{
     AssignedFront, AssignedSpin, CoaxialDisks, PendulumSkate, RollingDiskPendulum, Skate,
     VerticalDisk,

@@ -5,8 +5,8 @@
 
 mod common;
 use common::oracle::{self, qdd_multipliers, System};
-use common::papers as p;
 use common::rng::SplitMix64;
+use common::systems as p;
 use nonholo::models;
 use nonholo::prelude::*;
 
