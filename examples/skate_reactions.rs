@@ -7,19 +7,15 @@
 //! `skate_reactions.svg`.
 use nonholo::prelude::*;
 
-nonholonomic! {
-    /// The skate of Benenti 9.1 on a plane inclined along x, second method.
+nonholo::skate_model! {
+    /// The skate of Benenti 9.1 (the library's physics), second method.
     pub struct Skate;
-    parameters { m = 1.0, inertia = 0.1, g = 9.81, alpha = 0.2 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = -m * g * sin(alpha) * x;
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
     formulation = multipliers;
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let skate = Skate::default();
+    // On a plane inclined along x, no damping.
+    let skate = Skate::default().with_alpha(0.2);
     println!("{}", Skate::EQUATIONS);
     let state0 = skate.state_from_qdot(0.0, &[0.0, 0.0, 0.0], &[0.0, 0.0, 1.0])?;
     let traj = simulate(

@@ -5,14 +5,9 @@
 use nonholo::models::ParallelPoints;
 use nonholo::prelude::*;
 
-nonholonomic! {
+nonholo::parallel_points_model! {
     /// Benenti 9.4, Voronec.
     pub struct PointsVoronec;
-    parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
-    coordinates { x1, y1, x2, y2 }
-    kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-    potential_energy = -g * (m1 * x1 + m2 * x2);
-    constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
     dependent { y2 }
     formulation = voronec;
 }

@@ -1,8 +1,8 @@
 //! `formulation = boltzmann_hamel` (Talamucci 2015, eq. 20, with the constraint correction)
 //! against the Gibbs–Appell library models of the same systems (Benenti 9.1–9.3,
 //! Talamucci 3.1–3.4): the generated `rhs` must agree to 1e-12 relative at random states
-//! and random parameters. The models are the DSL of `src/models.rs`, unchanged except for
-//! the name and the formulation.
+//! and random parameters. The models are the library's physics (`nonholo::*_model!`) with
+//! the library models' speeds and `formulation = boltzmann_hamel`.
 //!
 //! The constraint correction (the term Talamucci's (16)–(17) omit) is checked here against
 //! the oracle's `hamel_residual`, and inside the macro crate on the symbolic split
@@ -21,52 +21,26 @@ use nonholo::prelude::*;
 const STATES: usize = 50;
 const TOL: f64 = 1e-12;
 
-nonholonomic! {
+nonholo::skate_model! {
     /// Benenti 9.1, Boltzmann–Hamel.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct SkateBh;
-    parameters { m = 1.0, inertia = 0.1, g = 9.81, alpha = 0.0, c = 0.0 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = -m * g * sin(alpha) * x;
-    forces { theta: -c * dot(theta) }
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
     speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
     formulation = boltzmann_hamel;
 }
 
-nonholonomic! {
+nonholo::vertical_disk_model! {
     /// Benenti 9.2, Boltzmann–Hamel.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct VerticalDiskBh;
-    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
-    coordinates { x, y, theta, psi }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
-        + 0.5 * (a_inertia * dot(theta).powi(2) + b_inertia * dot(psi).powi(2));
-    potential_energy = -m * g * sin(alpha) * x;
-    constraints {
-        dot(x) - r * cos(psi) * dot(theta) == 0.0;
-        dot(y) - r * sin(psi) * dot(theta) == 0.0;
-    }
     speeds { z1 = dot(theta); z2 = dot(psi); }
     formulation = boltzmann_hamel;
 }
 
-nonholonomic! {
+nonholo::coaxial_disks_model! {
     /// Benenti 9.3, Boltzmann–Hamel.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct CoaxialDisksBh;
-    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
-    coordinates { x, y, theta1, theta2, psi }
-    kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
-        + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))
-        + (0.5 * m * a * a + b_inertia) * dot(psi).powi(2)
-        + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
-    constraints {
-        dot(x) - r * cos(psi) * dot(theta1) == 0.0;
-        dot(y) - r * sin(psi) * dot(theta1) == 0.0;
-        r * dot(theta1) + a * dot(psi) - r * dot(theta2) == 0.0;
-    }
     speeds { z1 = dot(theta1); z2 = dot(theta2); }
     formulation = boltzmann_hamel;
 }

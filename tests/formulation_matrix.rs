@@ -92,38 +92,15 @@ four_ways!(@model assigned_spin_model, SpinGa, SpinBh, SpinVo, SpinMu,
 
 /// Benenti 9.4 (nonlinear): Boltzmann–Hamel does not apply.
 mod parallel {
-    use nonholo::prelude::*;
-    nonholonomic! {
+    nonholo::parallel_points_model! {
         pub struct Ga;
-        parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
-        coordinates { x1, y1, x2, y2 }
-        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-        potential_energy = -g * (m1 * x1 + m2 * x2);
-        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
         velocities(rho, sigma, theta) {
             dot(x1) = rho * cos(theta); dot(y1) = rho * sin(theta);
             dot(x2) = sigma * cos(theta); dot(y2) = sigma * sin(theta);
         }
     }
-    nonholonomic! {
-        pub struct Vo;
-        parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
-        coordinates { x1, y1, x2, y2 }
-        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-        potential_energy = -g * (m1 * x1 + m2 * x2);
-        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
-        dependent { y2 }
-        formulation = voronec;
-    }
-    nonholonomic! {
-        pub struct Mu;
-        parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
-        coordinates { x1, y1, x2, y2 }
-        kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2)) + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-        potential_energy = -g * (m1 * x1 + m2 * x2);
-        constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
-        formulation = multipliers;
-    }
+    nonholo::parallel_points_model! { pub struct Vo; dependent { y2 } formulation = voronec; }
+    nonholo::parallel_points_model! { pub struct Mu; formulation = multipliers; }
 }
 
 fn path<M: Model>(m: &M, q0: &[f64], qd0: &[f64], t1: f64) -> Vec<f64> {

@@ -10,38 +10,19 @@ use common::systems as p;
 use nonholo::models;
 use nonholo::prelude::*;
 
-nonholonomic! {
+nonholo::skate_model! {
     pub struct SkateM;
-    parameters { m, inertia, g = 9.81, alpha, c }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    forces { x: m * g * sin(alpha), theta: -c * dot(theta) }
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
     formulation = multipliers;
 }
 
-nonholonomic! {
+// Benenti 9.2 with the forces of its oracle (the library model has only gravity).
+common::systems::rolling_disk::forced_vertical_disk_model! {
     pub struct RollingDiskM;
-    parameters { m, r, ia, ib, g = 9.81, alpha, c, kspring }
-    coordinates { x, y, theta, psi }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
-                   + 0.5 * (ia * dot(theta).powi(2) + ib * dot(psi).powi(2));
-    forces { x: m * g * sin(alpha), theta: -c * dot(theta), psi: -kspring * psi }
-    constraints {
-        dot(x) - r * cos(psi) * dot(theta) == 0.0;
-        dot(y) - r * sin(psi) * dot(theta) == 0.0;
-    }
     formulation = multipliers;
 }
 
-nonholonomic! {
+nonholo::parallel_points_model! {
     pub struct ParallelPointsM;
-    parameters { m1, m2, g = 9.81 }
-    coordinates { x1, y1, x2, y2 }
-    kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2))
-                   + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-    forces { x1: m1 * g, x2: m2 * g }
-    constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
     formulation = multipliers;
 }
 
@@ -81,7 +62,12 @@ fn check_field<M: Model, S: System>(
 fn second_method_matches_benenti_and_the_oracle() {
     let mut rng = SplitMix64::new(31);
     let s = p::Skate::new(&mut rng);
-    let m = SkateM::new(s.m, s.inertia, s.alpha, s.c);
+    let m = SkateM::new()
+        .with_m(s.m)
+        .with_inertia(s.inertia)
+        .with_g(s.g)
+        .with_alpha(s.alpha)
+        .with_c(s.c);
     check_field(
         "9.1",
         &m,
@@ -99,7 +85,10 @@ fn second_method_matches_benenti_and_the_oracle() {
         &mut rng,
     );
     let s = p::ParallelPoints::new(&mut rng);
-    let m = ParallelPointsM::new(s.m1, s.m2);
+    let m = ParallelPointsM::new()
+        .with_m1(s.m1)
+        .with_m2(s.m2)
+        .with_g(s.g);
     check_field(
         "9.4",
         &m,
@@ -120,7 +109,7 @@ fn second_method_matches_benenti_and_the_oracle() {
 fn skate_reaction_is_the_centripetal_force() {
     // Newton on the skate (alpha = 0, no torque): the blade's lateral force makes the
     // centre turn with the blade, R = m v w (-sin theta, cos theta, 0), and does no work.
-    let m = SkateM::new(1.7, 0.3, 0.0, 0.0);
+    let m = SkateM::new().with_m(1.7).with_inertia(0.3);
     let mut rng = SplitMix64::new(32);
     for _ in 0..50 {
         let (th, v, w) = (
@@ -140,7 +129,7 @@ fn skate_reaction_is_the_centripetal_force() {
 
 #[test]
 fn state_off_the_constraint_is_an_error() {
-    let m = SkateM::new(1.0, 0.1, 0.0, 0.0);
+    let m = SkateM::default();
     let err = simulate(
         &m,
         &[0.0, 0.0, 0.0, 0.0, 1.0, 0.0],
@@ -205,8 +194,7 @@ fn first_and_second_method_trajectories_agree() {
         1.0,
     );
     let pts = models::ParallelPoints::default();
-    let pm = ParallelPointsM::new(pts.m1, pts.m2);
-    // The library model has gravity in the potential, the test model as forces: same motion.
+    let pm = ParallelPointsM::default();
     let d3 = q_agreement(&pts, &pm, &[0.0, 0.0, 1.0, 0.5], &[1.0, 0.4, 0.5, 0.2], 2.0);
     println!("GA vs multipliers: 3.1 {d1:.1e}, 3.4 {d2:.1e}, 9.4 {d3:.1e}");
     assert!(d1 < 1e-9 && d2 < 1e-9 && d3 < 1e-9);

@@ -1,4 +1,4 @@
-//! Self-check of the independent oracle (tests/common/oracle.rs) and of the transcribed
+//! Self-check of the independent oracle (tests/common/oracle/) and of the transcribed
 //! worked examples (tests/common/systems/): the oracle on systems with known answers, then
 //! one generic check run over the table of paper systems, each supplying its printed
 //! equations and paper-specific checks through `PaperSystem`. Run with `-- --nocapture` to

@@ -5,47 +5,44 @@
 use nonholo::models::{self, PendulumSkate, RollingDiskPendulum};
 use nonholo::prelude::*;
 
-nonholonomic! {
+/// A skate held by a spring at the origin (not the library's physics), with the given
+/// parametrization.
+macro_rules! spring_skate {
+    ($(#[$attr:meta])* $name:ident; $($parametrization:tt)*) => {
+        nonholonomic! {
+            $(#[$attr])*
+            pub struct $name;
+            parameters { m = 1.3, inertia = 0.2, k = 0.7 }
+            coordinates { x, y, theta }
+            kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
+            potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
+            constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+            $($parametrization)*
+        }
+    };
+}
+
+spring_skate! {
     /// Skate, speeds along the blade.
-    pub struct SkateSpeeds;
-    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    SkateSpeeds;
     speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
 }
 
-nonholonomic! {
+spring_skate! {
     /// Skate, Benenti's parametric form with a scaled, mixed parameter.
-    pub struct SkateVelocities;
-    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    SkateVelocities;
     velocities(a, b) { dot(x) = 2.0 * a * cos(theta); dot(y) = 2.0 * a * sin(theta); dot(theta) = b - a; }
 }
 
-nonholonomic! {
+spring_skate! {
     /// Skate, independent velocities: dot(y) solved from the constraint.
-    pub struct SkateIndependentX;
-    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    SkateIndependentX;
     dependent { y }
 }
 
-nonholonomic! {
+spring_skate! {
     /// Skate, independent velocities: dot(x) solved from the constraint.
-    pub struct SkateIndependentY;
-    parameters { m = 1.3, inertia = 0.2, k = 0.7 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = 0.5 * k * (x * x + y * y) + 0.3 * sin(theta);
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+    SkateIndependentY;
     dependent { x }
 }
 
@@ -153,15 +150,9 @@ fn stationary_systems_conserve_energy() {
     assert!(d1 < 1e-8 && d2 < 1e-8 && d3 < 1e-8);
 }
 
-nonholonomic! {
+nonholo::parallel_points_model! {
     /// Benenti 9.4 with independent velocities: dot(y2) solved from the nonlinear constraint.
     pub struct ParallelPointsIndependent;
-    parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
-    coordinates { x1, y1, x2, y2 }
-    kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2))
-        + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-    potential_energy = -g * (m1 * x1 + m2 * x2);
-    constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
     dependent { y2 }
 }
 

@@ -48,52 +48,13 @@ macro_rules! both {
     };
 }
 
-both!(SkateV, SkateG, {
-    parameters { m = 1.0, inertia = 0.1, g = 9.81, alpha = 0.0, c = 0.0 }
-    coordinates { x, y, theta }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * inertia * dot(theta).powi(2);
-    potential_energy = -m * g * sin(alpha) * x;
-    forces { theta: -c * dot(theta) }
-    constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
-    dependent { y }
-});
+both!(@model skate_model, SkateV, SkateG, { dependent { y } });
 
-both!(VerticalDiskV, VerticalDiskG, {
-    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, g = 9.81, alpha = 0.0 }
-    coordinates { x, y, theta, psi }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
-        + 0.5 * (a_inertia * dot(theta).powi(2) + b_inertia * dot(psi).powi(2));
-    potential_energy = -m * g * sin(alpha) * x;
-    constraints {
-        dot(x) - r * cos(psi) * dot(theta) == 0.0;
-        dot(y) - r * sin(psi) * dot(theta) == 0.0;
-    }
-});
+both!(@model vertical_disk_model, VerticalDiskV, VerticalDiskG, {  });
 
-both!(CoaxialDisksV, CoaxialDisksG, {
-    parameters { m = 1.0, a_inertia = 0.5, b_inertia = 0.25, r = 1.0, a = 2.0 }
-    coordinates { x, y, theta1, theta2, psi }
-    kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
-        + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))
-        + (0.5 * m * a * a + b_inertia) * dot(psi).powi(2)
-        + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
-    constraints {
-        dot(x) - r * cos(psi) * dot(theta1) == 0.0;
-        dot(y) - r * sin(psi) * dot(theta1) == 0.0;
-        r * dot(theta1) + a * dot(psi) - r * dot(theta2) == 0.0;
-    }
-    dependent { x, y, psi }
-});
+both!(@model coaxial_disks_model, CoaxialDisksV, CoaxialDisksG, { dependent { x, y, psi } });
 
-both!(ParallelPointsV, ParallelPointsG, {
-    parameters { m1 = 1.0, m2 = 2.0, g = 9.81 }
-    coordinates { x1, y1, x2, y2 }
-    kinetic_energy = 0.5 * m1 * (dot(x1).powi(2) + dot(y1).powi(2))
-        + 0.5 * m2 * (dot(x2).powi(2) + dot(y2).powi(2));
-    potential_energy = -g * (m1 * x1 + m2 * x2);
-    constraints { dot(x1) * dot(y2) - dot(x2) * dot(y1) == 0.0; }
-    dependent { y2 }
-});
+both!(@model parallel_points_model, ParallelPointsV, ParallelPointsG, { dependent { y2 } });
 
 // Talamucci 3.1 with the dependent velocity chosen automatically: dot(phi), which T
 // contains through v_par and v_perp — the general (non-Čaplygin) form of (20)–(21).
