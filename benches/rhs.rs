@@ -19,12 +19,18 @@
 //! Groups are the snake_case model names, functions `generated` and `hand_written`
 //! (`target/criterion/<group>/<function>/new/estimates.json`).
 
+// The tests' SplitMix64 (reproducible random states).
+#[path = "../tests/common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{
     AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDiskPendulum,
     Skate, VerticalDisk,
 };
 use nonholo::Model;
+use rng::SplitMix64;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -435,23 +441,9 @@ fn assigned_spin(p: &AssignedSpin, t: f64, s: &[f64; 8], d: &mut [f64; 8]) {
 // Check and bench
 // ==================================================================================
 
-/// SplitMix64, for reproducible random states.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.next()
-    }
-    fn state<const N: usize>(&mut self) -> [f64; N] {
-        std::array::from_fn(|_| self.uniform(-2.0, 2.0))
-    }
+/// A random state, each component uniform in [-2, 2).
+fn random_state<const N: usize>(rng: &mut SplitMix64) -> [f64; N] {
+    std::array::from_fn(|_| rng.uniform(-2.0, 2.0))
 }
 
 type Hand<M, const N: usize> = fn(&M, f64, &[f64; N], &mut [f64; N]);
@@ -459,11 +451,11 @@ type Hand<M, const N: usize> = fn(&M, f64, &[f64; N], &mut [f64; N]);
 /// Largest per-component relative difference between generated and hand-written rhs over
 /// random (t, state) (components below 1% of the largest compared at that 1%); panics
 /// above 1e-12.
-fn check<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, rng: &mut Rng) {
+fn check<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, rng: &mut SplitMix64) {
     let mut worst = 0.0f64;
     for _ in 0..20 {
         let t = rng.uniform(0.0, 10.0);
-        let s: [f64; N] = rng.state();
+        let s: [f64; N] = random_state(rng);
         let mut generated = [0.0; N];
         model
             .rhs(t, &s, &mut generated)
@@ -498,12 +490,12 @@ fn bench_one<M: Model, const N: usize>(
     model: M,
     other: M,
     hand: Hand<M, N>,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
 ) {
     check(name, &model, hand, rng);
     check(&format!("{name} (other parameters)"), &other, hand, rng);
     let t = rng.uniform(0.0, 10.0);
-    let s: [f64; N] = rng.state();
+    let s: [f64; N] = random_state(rng);
     let mut group = c.benchmark_group(name);
     group.bench_function("generated", |b| {
         b.iter(|| {
@@ -525,7 +517,7 @@ fn bench_one<M: Model, const N: usize>(
 }
 
 fn benches(c: &mut Criterion) {
-    let mut rng = Rng(0x5EED_2024);
+    let mut rng = SplitMix64::new(0x5EED_2024);
     let rng = &mut rng;
     bench_one(
         c,
