@@ -47,7 +47,71 @@ pub enum Func2 {
     Powf,
 }
 
+impl Func2 {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func2::Atan2 => "atan2",
+            Func2::Powf => "powf",
+        }
+    }
+}
+
+/// A function of the DSL as the engine knows it: the one table of names and arities.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Function {
+    Unary(Func),
+    Binary(Func2),
+    /// `powi(x, n)`: an integer power (`n` a literal).
+    Powi,
+}
+
+/// Every function name the engine understands, in the order the DSL documents them.
+pub const FUNCTION_NAMES: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "ln",
+    "sqrt", "abs", "powi", "powf",
+];
+
+impl Function {
+    pub fn by_name(name: &str) -> Option<Function> {
+        Some(match name {
+            "atan2" => Function::Binary(Func2::Atan2),
+            "powf" => Function::Binary(Func2::Powf),
+            "powi" => Function::Powi,
+            _ => Function::Unary(
+                Func::ALL
+                    .into_iter()
+                    .find(|f| f.name() == name && *f != Func::Sign)?,
+            ),
+        })
+    }
+
+    /// Number of arguments in the free-function form `f(x, ..)`.
+    pub fn arity(self) -> usize {
+        match self {
+            Function::Unary(_) => 1,
+            Function::Binary(_) | Function::Powi => 2,
+        }
+    }
+}
+
 impl Func {
+    const ALL: [Func; 14] = [
+        Func::Sin,
+        Func::Cos,
+        Func::Tan,
+        Func::Asin,
+        Func::Acos,
+        Func::Atan,
+        Func::Sinh,
+        Func::Cosh,
+        Func::Tanh,
+        Func::Exp,
+        Func::Ln,
+        Func::Sqrt,
+        Func::Abs,
+        Func::Sign,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Func::Sin => "sin",
