@@ -22,35 +22,13 @@ pub fn block(
     bind: &Bindings,
     prefix: &str,
 ) -> (TokenStream, Vec<TokenStream>) {
-    // Auxiliary symbols reachable from the outputs, through their definitions too.
-    let mut defined: Vec<u32> = Vec::new();
-    let mut stack: Vec<Id> = outputs.to_vec();
-    let mut walked: HashMap<Id, ()> = HashMap::new();
-    while let Some(id) = stack.pop() {
-        if walked.insert(id, ()).is_some() {
-            continue;
-        }
-        match g.node(id) {
-            Node::Num(_) => {}
-            Node::Sym(s) => {
-                if let Some(def) = g.definition(*s) {
-                    if !bind.contains_key(s) {
-                        defined.push(*s);
-                        stack.push(def);
-                    }
-                }
-            }
-            Node::Add(_, ts) => stack.extend(ts.iter().map(|(_, t)| *t)),
-            Node::Mul(fs) => stack.extend(fs.iter().map(|(b, _)| *b)),
-            Node::Fn(_, a) => stack.push(*a),
-            Node::Fn2(_, a, b) => {
-                stack.push(*a);
-                stack.push(*b);
-            }
-        }
-    }
-    defined.sort_unstable();
-    defined.dedup();
+    // Auxiliary symbols reachable from the outputs, through their definitions too
+    // (those bound by the caller are computed there).
+    let defined: Vec<u32> = g
+        .atoms_under(outputs)
+        .into_iter()
+        .filter(|s| !bind.contains_key(s))
+        .collect();
     let roots: Vec<Id> = defined.iter().filter_map(|s| g.definition(*s)).collect();
 
     // Count parents of every node reachable from the definitions and the outputs.
@@ -113,13 +91,7 @@ fn visit(
     if seen.insert(id, ()).is_some() {
         return;
     }
-    let children: Vec<Id> = match g.node(id) {
-        Node::Num(_) | Node::Sym(_) => vec![],
-        Node::Add(_, ts) => ts.iter().map(|(_, t)| *t).collect(),
-        Node::Mul(fs) => fs.iter().map(|(b, _)| *b).collect(),
-        Node::Fn(_, a) => vec![*a],
-        Node::Fn2(_, a, b) => vec![*a, *b],
-    };
+    let children = g.children(id);
     for c in children {
         *uses.entry(c).or_insert(0) += 1;
         visit(g, c, uses, seen, order);

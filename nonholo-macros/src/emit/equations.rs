@@ -40,7 +40,8 @@ pub fn render(g: &Graph, text: &Text) -> String {
             }
         }
     }
-    let rest: Vec<u32> = atoms_under(g, &roots)
+    let rest: Vec<u32> = g
+        .atoms_under(&roots)
         .into_iter()
         .filter(|s| !shown.contains(s))
         .collect();
@@ -53,35 +54,4 @@ pub fn render(g: &Graph, text: &Text) -> String {
         }
     }
     out
-}
-
-/// The atoms reachable from `roots` (through definitions too), in definition order.
-fn atoms_under(g: &Graph, roots: &[Id]) -> Vec<u32> {
-    let mut found: Vec<u32> = Vec::new();
-    let mut stack: Vec<Id> = roots.to_vec();
-    let mut seen: HashSet<Id> = HashSet::new();
-    while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
-        match g.node(id) {
-            Node::Num(_) => {}
-            Node::Sym(s) => {
-                if let Some(def) = g.definition(*s) {
-                    found.push(*s);
-                    stack.push(def);
-                }
-            }
-            Node::Add(_, ts) => stack.extend(ts.iter().map(|(_, t)| *t)),
-            Node::Mul(fs) => stack.extend(fs.iter().map(|(b, _)| *b)),
-            Node::Fn(_, a) => stack.push(*a),
-            Node::Fn2(_, a, b) => {
-                stack.push(*a);
-                stack.push(*b);
-            }
-        }
-    }
-    found.sort_unstable();
-    found.dedup();
-    found
 }

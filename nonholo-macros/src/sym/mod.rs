@@ -3,12 +3,14 @@
 //! simplification, linear solves and matrices. It knows nothing of the DSL.
 
 pub mod calculus;
+pub mod func;
 pub mod graph;
 pub mod linsolve;
 pub mod matrix;
 pub mod number;
 
-pub use graph::{Func, Func2, Function, Graph, Id, Node, FUNCTION_NAMES};
+pub use func::{Func, Func2, Function, FUNCTION_NAMES};
+pub use graph::{Graph, Id, Node};
 pub use matrix::Mat;
 pub use number::Number;
 #[cfg(test)]

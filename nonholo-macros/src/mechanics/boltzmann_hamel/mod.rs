@@ -95,6 +95,7 @@
 //! auxiliary atoms (`Graph::define`), which the generated code computes once and the
 //! EQUATIONS text lists under "where".
 
+mod eq20;
 mod fields;
 #[cfg(test)]
 mod tests;
@@ -108,7 +109,8 @@ use crate::ctxt::Ctxt;
 use crate::model::{Formulation, Lowered};
 use crate::sym::linsolve::solve;
 use crate::sym::{Graph, Id, Mat, Number};
-use fields::{atoms, AtomMemo, Field, Names, Space, INLINE};
+use eq20::{constraint_correction, explicit_time, lambda, n_term, Ops};
+use fields::{atoms, AtomMemo, Names, Space, INLINE};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -186,44 +188,6 @@ fn theta_of(g: &mut Graph, af: &Affine) -> Option<Mat> {
     Some(theta)
 }
 
-/// Everything eq. (20) is assembled from, at `qd = Gamma (eta - psi) - Theta beta`.
-struct Ops {
-    sigma: usize,
-    nu: usize,
-    n: usize,
-    eta: Mat,
-    psi_eta: Mat,
-    beta: Mat,
-    alpha: Mat,
-    /// `b` of (8): the momenta at rest.
-    b: Mat,
-    gamma: Field,
-    theta: Field,
-    a_g: Field,
-    a_gt: Field,
-    a_tg: Field,
-    a_t: Field,
-    d_atg: Vec<Mat>,
-    d_gamma: Vec<Mat>,
-    p_gamma: Vec<Mat>,
-    p_theta: Vec<Mat>,
-    p_at: Vec<Mat>,
-    g_eta: Mat,
-    g_psi: Mat,
-    th_beta: Mat,
-    j_beta: Mat,
-    gt_jbs: Mat,
-    k_eta: Mat,
-    k_psi: Mat,
-    ag_jpsi_g: Mat,
-    ag_jpsi_th: Mat,
-    agt_jbeta_th: Mat,
-    m_beta: Mat,
-    time_ag: Mat,
-    time_agt: Mat,
-    time_gt: Mat,
-}
-
 /// Eq. (20) as `A_Gamma deta/dt = forcing`, its six parts kept as `terms`.
 fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) -> Option<Derived> {
     let SpeedsFromQdot::Explicit(speed_defs) = &kin.inverse else {
@@ -246,10 +210,10 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
     let none: Vec<String> = vec![];
     let memo: AtomMemo = RefCell::new(HashMap::new());
     let (q_names, e_names, c_names, o_names) = (&coords[..], &names[..], &cnames[..], &none[..]);
-    let ee = Names::new(e_names, e_names, &memo);
-    let ec = Names::new(e_names, c_names, &memo);
-    let eq = Names::new(e_names, q_names, &memo);
-    let eo = Names::new(e_names, o_names, &memo);
+    let n_ss = Names::new(e_names, e_names, &memo);
+    let n_sc = Names::new(e_names, c_names, &memo);
+    let n_sq = Names::new(e_names, q_names, &memo);
+    let n_s = Names::new(e_names, o_names, &memo);
 
     // (12)-(13): Gamma = d qd/d eta from the solved velocity map, Theta from
     // (Z; alpha) Theta = (0; I).
@@ -289,7 +253,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         "(A Gamma)",
         &Names::new(q_names, e_names, &memo),
     );
-    let a_g = sp.prod(g, &gamma.t(), &a_gamma, "A_Gamma", &ee);
+    let a_g = sp.prod(g, &gamma.t(), &a_gamma, "A_Gamma", &n_ss);
     let a_theta = sp.prod(
         g,
         &a,
@@ -297,7 +261,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         "(A Theta)",
         &Names::new(q_names, c_names, &memo),
     );
-    let a_gt = sp.prod(g, &gamma.t(), &a_theta, "A_GammaTheta", &ec);
+    let a_gt = sp.prod(g, &gamma.t(), &a_theta, "A_GammaTheta", &n_sc);
     let a_tg = a_gt.t();
     let a_t = sp.prod(
         g,
@@ -313,18 +277,18 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         .map(|k| {
             let sk = Mat::build(g, sigma, n, |g, r, h| g.sub(dz[k].at(r, h), dz[h].at(r, k)));
             let x = Mat::mul(g, &sk, &gamma.v);
-            atoms(g, &x, &format!("S_{}Gamma", coords[k]), &ee)
+            atoms(g, &x, &format!("S_{}Gamma", coords[k]), &n_ss)
         })
         .collect();
     let gv = &gamma.v;
-    let d_ag = sp.d_ops(g, &a_g, &s_gamma, "A_Gamma", &ee);
-    let d_atg = sp.d_ops(g, &a_tg, &s_gamma, "A_ThetaGamma", &ec);
-    let d_gamma = sp.d_ops(g, &gamma, &s_gamma, "Gamma", &eq);
-    let p_ag = sp.p_ops(g, &a_g, gv, "A_Gamma", &names, &ee);
-    let p_agt = sp.p_ops(g, &a_gt, gv, "A_GammaTheta", &cnames, &ee);
-    let p_at = sp.p_ops(g, &a_t, gv, "A_Theta", &cnames, &ec);
-    let p_gamma = sp.p_ops(g, &gamma, gv, "Gamma", &names, &eq);
-    let p_theta = sp.p_ops(g, &theta, gv, "Theta", &cnames, &eq);
+    let d_ag = sp.d_ops(g, &a_g, &s_gamma, "A_Gamma", &n_ss);
+    let d_atg = sp.d_ops(g, &a_tg, &s_gamma, "A_ThetaGamma", &n_sc);
+    let d_gamma = sp.d_ops(g, &gamma, &s_gamma, "Gamma", &n_sq);
+    let p_ag = sp.p_ops(g, &a_g, gv, "A_Gamma", &names, &n_ss);
+    let p_agt = sp.p_ops(g, &a_gt, gv, "A_GammaTheta", &cnames, &n_ss);
+    let p_at = sp.p_ops(g, &a_t, gv, "A_Theta", &cnames, &n_sc);
+    let p_gamma = sp.p_ops(g, &gamma, gv, "Gamma", &names, &n_sq);
+    let p_theta = sp.p_ops(g, &theta, gv, "Theta", &cnames, &n_sq);
 
     // vectors and Jacobians
     let eta = Mat::col(&s.z.iter().map(|zr| g.sym(*zr)).collect::<Vec<Id>>());
@@ -347,7 +311,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         let d = Mat::along(g, gx, &d_ag, sigma, sigma);
         let p = Mat::along(g, x, &p_ag, sigma, sigma);
         let k = Mat::sum(g, &[(Number::ONE, &d), (half.neg(), &p)]);
-        atoms(g, &k, label, &ee)
+        atoms(g, &k, label, &n_ss)
     };
     let k_eta = k_of(g, &g_eta, &eta, "K(eta)");
     let k_psi = k_of(g, &g_psi, &af.psi_eta, "K(psi)");
@@ -356,16 +320,16 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         atoms(g, &p, label, nm)
     };
     let ag_jpsi = Mat::mul(g, &a_g.v, &j_psi);
-    let ag_jpsi_g = product(g, &ag_jpsi, gv, "(A_Gamma J_q psi Gamma)", &ee);
-    let ag_jpsi_th = product(g, &ag_jpsi, &theta.v, "(A_Gamma J_q psi Theta)", &ec);
+    let ag_jpsi_g = product(g, &ag_jpsi, gv, "(A_Gamma J_q psi Gamma)", &n_ss);
+    let ag_jpsi_th = product(g, &ag_jpsi, &theta.v, "(A_Gamma J_q psi Theta)", &n_sc);
     let agt_jbeta = Mat::mul(g, &a_gt.v, &j_beta);
-    let agt_jbeta_g = product(g, &agt_jbeta, gv, "(A_GammaTheta J_q beta Gamma)", &ee);
+    let agt_jbeta_g = product(g, &agt_jbeta, gv, "(A_GammaTheta J_q beta Gamma)", &n_ss);
     let agt_jbeta_th = product(
         g,
         &agt_jbeta,
         &theta.v,
         "(A_GammaTheta J_q beta Theta)",
-        &ec,
+        &n_sc,
     );
     // M_beta = A_GT J_q beta Gamma - (..)^T - P(A_GT, beta) + sum_k (Theta beta)_k D_k(A_Gamma)
     let m_beta = {
@@ -381,7 +345,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
                 (one, &d),
             ],
         );
-        atoms(g, &x, "M_beta", &ee)
+        atoms(g, &x, "M_beta", &n_ss)
     };
     // `dM^T/dt`-type term + (M dZ/dt Gamma)^T for (M, dt) = (A_Gamma, dA_Gamma/dt),
     // (A_ThetaGamma, dA_GammaTheta/dt), (Gamma, dGamma^T/dt).
@@ -396,21 +360,21 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         &a_g.dt,
         &a_g.v,
         "(dA_Gamma/dt + (A_Gamma dZ/dt Gamma)^T)",
-        &ee,
+        &n_ss,
     );
     let time_agt = time_of(
         g,
         &a_gt.dt,
         &a_tg.v,
         "(dA_GammaTheta/dt + (A_ThetaGamma dZ/dt Gamma)^T)",
-        &ec,
+        &n_sc,
     );
     let time_gt = time_of(
         g,
         &gamma.dt.t(),
         gv,
         "(dGamma^T/dt + (Gamma dZ/dt Gamma)^T)",
-        &eq,
+        &n_sq,
     );
     let gt_jbs = Mat::mul(g, &gv.t(), &j_b_skew);
 
@@ -451,20 +415,20 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
     };
     let q_term = {
         let x = Mat::mul(g, &o.k_eta, &o.eta);
-        atoms(g, &x, "Q", &eo)
+        atoms(g, &x, "Q", &n_s)
     };
-    let lambda = lambda(g, &o, &eo);
-    let n_term = n_term(g, &o, &eo);
-    let time_term = explicit_time(g, &o, c0, low.potential, qs, s.t, &eo);
+    let lambda = lambda(g, &o, &n_s);
+    let n_term = n_term(g, &o, &n_s);
+    let time_term = explicit_time(g, &o, c0, low.potential, qs, s.t, &n_s);
     let qdot_m = Mat::col(&qdot);
-    let correction = constraint_correction(g, &o, &qdot_m, qs, s.t, &coords, &ec, &eo, &memo);
+    let correction = constraint_correction(g, &o, &qdot_m, qs, s.t, &coords, &n_sc, &n_s, &memo);
     // extra forces: -Gamma^T F at qd = psi.
     let at_qd: HashMap<u32, Id> = s.qd.iter().copied().zip(qdot.iter().copied()).collect();
     let force_term = {
         let f_qd = Mat::col(&g.subst_many(&low.forces, &at_qd));
         let x = Mat::mul(g, &o.gamma.v.t(), &f_qd);
         let x = x.map(g, |g, v| g.neg(v));
-        atoms(g, &x, "F", &eo)
+        atoms(g, &x, "F", &n_s)
     };
 
     // A_Gamma deta/dt = -(Q + Lambda + N + T + C + F).
@@ -546,179 +510,4 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         terms,
         text,
     })
-}
-
-/// Lambda of (20), linear in eta: its seven lines as printed.
-fn lambda(g: &mut Graph, o: &Ops, eo: &Names) -> Mat {
-    let (sigma, nu, n) = (o.sigma, o.nu, o.n);
-    let m1 = Mat::plus(g, &o.k_psi, &o.ag_jpsi_g);
-    let l1 = Mat::mul(g, &m1, &o.eta);
-    let l2 = Mat::mul(g, &o.m_beta, &o.eta);
-    let l3 = Mat::mul(g, &o.k_eta, &o.psi_eta);
-    let d4 = Mat::along(g, &o.g_eta, &o.d_atg, sigma, nu);
-    let l4 = Mat::mul(g, &d4, &o.beta);
-    let m5 = Mat::mul(g, &o.gt_jbs, &o.gamma.v);
-    let l5 = Mat::mul(g, &m5, &o.eta);
-    let d6 = Mat::along(g, &o.g_eta, &o.d_gamma, sigma, n);
-    let p6 = Mat::along(g, &o.eta, &o.p_gamma, sigma, n);
-    let m6 = Mat::minus(g, &d6, &p6);
-    let l6 = Mat::mul(g, &m6, &o.b);
-    let l7 = Mat::mul(g, &o.time_ag, &o.eta);
-    let (one, m_one) = (Number::ONE, Number::MINUS_ONE);
-    let lines = [
-        (m_one, l1),
-        (m_one, l2),
-        (m_one, l3),
-        (m_one, l4),
-        (one, l5),
-        (one, l6),
-        (one, l7),
-    ];
-    let lines: Vec<(Number, Mat)> = lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, (k, x))| (k, atoms(g, &x, &format!("Lambda_{}", i + 1), eo)))
-        .collect();
-    let terms: Vec<(Number, &Mat)> = lines.iter().map(|(k, x)| (*k, x)).collect();
-    let x = Mat::sum(g, &terms);
-    atoms(g, &x, "Lambda", eo)
-}
-
-/// N of (20), free of eta: its lines as printed (the J_q psi transposes left out, see
-/// the module docs).
-fn n_term(g: &mut Graph, o: &Ops, eo: &Names) -> Mat {
-    let (sigma, nu, n) = (o.sigma, o.nu, o.n);
-    let gv = &o.gamma.v;
-    let (one, m_one, half) = (Number::ONE, Number::MINUS_ONE, Number::rat(1, 2));
-    let at_jbeta_g = {
-        let x = Mat::mul(g, &o.a_t.v, &o.j_beta);
-        Mat::mul(g, &x, gv)
-    };
-    let p1 = Mat::along(g, &o.beta, &o.p_at, sigma, nu);
-    let d1 = Mat::along(g, &o.th_beta, &o.d_atg, sigma, nu);
-    let m1 = Mat::sum(
-        g,
-        &[
-            (one, &o.agt_jbeta_th),
-            (m_one, &at_jbeta_g.t()),
-            (half.neg(), &p1),
-            (one, &d1),
-        ],
-    );
-    let n1 = Mat::mul(g, &m1, &o.beta);
-    let m2 = Mat::plus(g, &o.ag_jpsi_g, &o.k_psi);
-    let n2 = Mat::mul(g, &m2, &o.psi_eta);
-    let n3 = Mat::mul(g, &o.m_beta, &o.psi_eta);
-    let d4 = Mat::along(g, &o.g_psi, &o.d_atg, sigma, nu);
-    let m4 = Mat::plus(g, &o.ag_jpsi_th, &d4);
-    let n4 = Mat::mul(g, &m4, &o.beta);
-    let v_rest = Mat::plus(g, &o.g_psi, &o.th_beta);
-    let n5a = Mat::mul(g, &o.gt_jbs, &v_rest);
-    let th_jbeta_g = {
-        let x = Mat::mul(g, &o.theta.v, &o.j_beta);
-        Mat::mul(g, &x, gv)
-    };
-    let n5b = Mat::mul(g, &th_jbeta_g.t(), &o.b);
-    let n5 = Mat::minus(g, &n5b, &n5a);
-    let p6a = Mat::along(g, &o.psi_eta, &o.p_gamma, sigma, n);
-    let p6b = Mat::along(g, &o.beta, &o.p_theta, sigma, n);
-    let d6 = Mat::along(g, &v_rest, &o.d_gamma, sigma, n);
-    let m6 = Mat::sum(g, &[(one, &p6a), (one, &p6b), (m_one, &d6)]);
-    let n6 = Mat::mul(g, &m6, &o.b);
-    let n7a = Mat::mul(g, &o.time_agt, &o.beta);
-    let n7b = Mat::mul(g, &o.time_ag, &o.psi_eta);
-    let n7c = Mat::mul(g, &o.time_gt, &o.b);
-    let n7 = Mat::sum(g, &[(m_one, &n7a), (m_one, &n7b), (one, &n7c)]);
-    let lines: Vec<Mat> = [n1, n2, n3, n4, n5, n6, n7]
-        .into_iter()
-        .enumerate()
-        .map(|(i, x)| atoms(g, &x, &format!("N_{}", i + 1), eo))
-        .collect();
-    let terms: Vec<(Number, &Mat)> = lines.iter().map(|x| (one, x)).collect();
-    let x = Mat::sum(g, &terms);
-    atoms(g, &x, "N", eo)
-}
-
-/// The explicit time and potential terms of (20):
-/// `- A_Gamma dpsi/dt - A_GT dbeta/dt - Gamma^T (grad c + grad U - db/dt)`, U = -V.
-fn explicit_time(
-    g: &mut Graph,
-    o: &Ops,
-    c0: Id,
-    potential: Id,
-    qs: &[u32],
-    t: u32,
-    eo: &Names,
-) -> Mat {
-    let (one, m_one) = (Number::ONE, Number::MINUS_ONE);
-    let dt_psi = Mat::partial(g, &o.psi_eta, t);
-    let dt_beta = Mat::partial(g, &o.beta, t);
-    let dt_b = Mat::partial(g, &o.b, t);
-    let grad_c = Mat::col(&qs.iter().map(|qk| g.diff(c0, *qk)).collect::<Vec<Id>>());
-    let grad_v = Mat::col(
-        &qs.iter()
-            .map(|qk| g.diff(potential, *qk))
-            .collect::<Vec<Id>>(),
-    );
-    let grads = Mat::sum(g, &[(one, &grad_c), (m_one, &grad_v), (m_one, &dt_b)]);
-    let t1 = Mat::mul(g, &o.a_g.v, &dt_psi);
-    let t2 = Mat::mul(g, &o.a_gt.v, &dt_beta);
-    let t3 = Mat::mul(g, &o.gamma.v.t(), &grads);
-    let x = Mat::sum(g, &[(m_one, &t1), (m_one, &t2), (m_one, &t3)]);
-    atoms(g, &x, "T", eo)
-}
-
-/// The constraint correction (module docs):
-/// `C = { sum_k qd_k ((dalpha/dq_k - J_q alpha^(k)) Gamma)^T + (dalpha/dt Gamma)^T
-///       - (J_q beta Gamma)^T } Theta^T (A qd + b)`,  `qd = Gamma (eta - psi) - Theta beta`.
-#[allow(clippy::too_many_arguments)]
-fn constraint_correction(
-    g: &mut Graph,
-    o: &Ops,
-    qdot: &Mat,
-    qs: &[u32],
-    t: u32,
-    coords: &[String],
-    ec: &Names,
-    eo: &Names,
-    memo: &AtomMemo,
-) -> Mat {
-    let (sigma, nu, n) = (o.sigma, o.nu, o.n);
-    let gv = &o.gamma.v;
-    let (one, m_one) = (Number::ONE, Number::MINUS_ONE);
-    let dalpha: Vec<Mat> = qs.iter().map(|qk| Mat::partial(g, &o.alpha, *qk)).collect();
-    let r_gamma_t: Vec<Mat> = (0..n)
-        .map(|k| {
-            let rk = Mat::build(g, nu, n, |g, a, h| {
-                g.sub(dalpha[k].at(a, h), dalpha[h].at(a, k))
-            });
-            let x = Mat::mul(g, &rk, gv).t();
-            atoms(g, &x, &format!("R_{}Gamma", coords[k]), ec)
-        })
-        .collect();
-    let r_qd = Mat::along(g, qdot, &r_gamma_t, sigma, nu);
-    let dt_alpha_g = {
-        let x = Mat::partial(g, &o.alpha, t);
-        Mat::mul(g, &x, gv).t()
-    };
-    let jbeta_g = Mat::mul(g, &o.j_beta, gv).t();
-    let e_t = Mat::sum(g, &[(one, &r_qd), (one, &dt_alpha_g), (m_one, &jbeta_g)]);
-    let e_t = atoms(g, &e_t, "(Gamma^T (dalpha/dt - J_q mu)^T)", ec);
-    let eta_minus_psi = Mat::minus(g, &o.eta, &o.psi_eta);
-    let lam_star = {
-        let x = Mat::mul(g, &o.a_tg.v, &eta_minus_psi);
-        let y = Mat::mul(g, &o.a_t.v, &o.beta);
-        let z = Mat::mul(g, &o.theta.v.t(), &o.b);
-        let s = Mat::sum(g, &[(one, &x), (m_one, &y), (one, &z)]);
-        let none: [String; 0] = [];
-        let cnames: Vec<String> = (0..nu).map(|a| format!("c{}", a + 1)).collect();
-        atoms(
-            g,
-            &s,
-            "(Theta^T grad_qd L)",
-            &Names::new(&cnames, &none, memo),
-        )
-    };
-    let x = Mat::mul(g, &e_t, &lam_star);
-    atoms(g, &x, "C", eo)
 }
