@@ -202,7 +202,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         }
         _ => m.speeds.len(),
     };
-    let unreachable = quote! { ::core::unreachable!() };
+    let unreachable = quote! { ::core::unreachable!(); };
     let hooks = Hooks {
         nz,
         speed_names: Vec::new(),
