@@ -253,3 +253,116 @@ fn every_system_every_formulation() {
         ],
     );
 }
+
+mod common;
+
+/// One model's `rhs`, `rhs_jvp` and `energy` at three fixed pseudo-random states: a row
+/// per call (NaN where the call returns an error).
+fn golden_rows<M: Model + Default>(name: &str, rows: &mut Vec<(String, Vec<f64>)>) {
+    let m = M::default();
+    let dim = M::DIM;
+    let mut rng = common::rng::SplitMix64::new(0x601d);
+    for k in 0..3 {
+        let s = rng.uniform_vec(dim, -1.0, 1.0);
+        let v = rng.uniform_vec(dim, -1.0, 1.0);
+        let mut d = vec![f64::NAN; dim];
+        if m.rhs(0.3, &s, &mut d).is_err() {
+            d.fill(f64::NAN);
+        }
+        let mut j = vec![f64::NAN; dim];
+        if m.rhs_jvp(0.3, &s, &v, &mut j).is_err() {
+            j.fill(f64::NAN);
+        }
+        let e = m.energy(0.3, &s).unwrap_or(f64::NAN);
+        rows.push((format!("{name}.{k}.rhs"), d));
+        rows.push((format!("{name}.{k}.jvp"), j));
+        rows.push((format!("{name}.{k}.energy"), vec![e]));
+    }
+}
+
+/// The emitted equations of every model in this file against values recorded before the
+/// architecture and engine rewrites (`tests/golden/rhs.txt`; `NONHOLO_BLESS=1 cargo test
+/// --test formulation_matrix golden` records them anew). Rewrites may reorder floating-point
+/// work, so rows must match to 1e-12 relative to the row's largest entry.
+#[test]
+fn golden_rhs_values_are_unchanged() {
+    let mut rows = Vec::new();
+    macro_rules! each {
+        ($($m:ty),* $(,)?) => { $( golden_rows::<$m>(stringify!($m), &mut rows); )* };
+    }
+    each!(
+        SkateGa,
+        SkateBh,
+        SkateVo,
+        SkateMu,
+        DiscGa,
+        DiscBh,
+        DiscVo,
+        DiscMu,
+        CoaxGa,
+        CoaxBh,
+        CoaxVo,
+        CoaxMu,
+        BikeGa,
+        BikeBh,
+        BikeVo,
+        BikeMu,
+        FrontGa,
+        FrontBh,
+        FrontVo,
+        FrontMu,
+        UniGa,
+        UniBh,
+        UniVo,
+        UniMu,
+        SpinGa,
+        SpinBh,
+        SpinVo,
+        SpinMu,
+        parallel::Ga,
+        parallel::Vo,
+        parallel::Mu,
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/rhs.txt");
+    let text: String = rows
+        .iter()
+        .map(|(n, v)| {
+            let vals: Vec<String> = v.iter().map(|x| format!("{x:e}")).collect();
+            format!("{n} {}\n", vals.join(" "))
+        })
+        .collect();
+    if std::env::var_os("NONHOLO_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).expect("tests/golden/rhs.txt");
+    let recorded: Vec<(&str, Vec<f64>)> = recorded
+        .lines()
+        .map(|l| {
+            let mut it = l.split(' ');
+            let n = it.next().unwrap();
+            (n, it.map(|x| x.parse().unwrap()).collect())
+        })
+        .collect();
+    assert_eq!(recorded.len(), rows.len(), "number of recorded rows");
+    let mut worst = 0.0f64;
+    for ((n, now), (rn, before)) in rows.iter().zip(&recorded) {
+        assert_eq!(n, rn);
+        assert_eq!(now.len(), before.len(), "{n}");
+        let scale = before.iter().fold(1e-300f64, |a, x| a.max(x.abs()));
+        for (a, b) in now.iter().zip(before) {
+            if a.is_nan() || b.is_nan() {
+                assert!(a.is_nan() && b.is_nan(), "{n}: {a} vs recorded {b}");
+                continue;
+            }
+            let d = (a - b).abs() / scale;
+            worst = worst.max(d);
+            assert!(
+                d <= 1e-12,
+                "{n}: {a:e} vs recorded {b:e} ({d:.1e} relative)"
+            );
+        }
+    }
+    println!("{} rows, worst relative difference {worst:.1e}", rows.len());
+}

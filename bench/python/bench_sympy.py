@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """SymPy / PyDy side of nonholo's comparison benchmark.
 
-Builds Benenti 2007 §9.2 (`VerticalDisc`) and Talamucci 2015 §3.3
+Builds Benenti 2007 §9.2 (`VerticalDisk`) and Talamucci 2015 §3.3
 (`RollingDiskPendulum`, the unicycle with rider) in `sympy.physics.mechanics` the way a
 SymPy user would: reference frames, points, a rigid body and particles, gravity and
 torques as loads, the rolling constraints taken from the no-slip condition of the
-disc's material contact point, and `KanesMethod` with those *nonholonomic velocity
+disk's material contact point, and `KanesMethod` with those *nonholonomic velocity
 constraints* and dependent speeds. It then measures
 
   (a) derivation time: from creating the symbols to Kane's full mass matrix and forcing
@@ -18,7 +18,7 @@ constraints* and dependent speeds. It then measures
       linear solve (`linear_sys_solver='numpy'`) and with the symbolic LU solve emitted
       into C (`linear_sys_solver='sympy'`),
 
-and validates the SymPy models against nonholo's DSL text (read from src/models.rs):
+and validates the SymPy models against nonholo's DSL text (read from src/ by nonholo_dsl.py):
 symbolically (T, V, generalized forces, constraints, speeds) and numerically (an
 independent Lagrange-multiplier solve of the DSL Lagrangian; energy conservation and
 constraint residual over an integration). Results go to results.json.
@@ -52,7 +52,7 @@ T_IMPORT = time.perf_counter() - T_IMPORT0
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-MODELS_RS = os.path.join(REPO, "src", "models.rs")
+MODELS_SRC = os.path.join(REPO, "src")   # nonholo_dsl reads the library models there
 BUILD = os.path.join(HERE, "build")
 sys.path.insert(0, HERE)
 import nonholo_dsl  # noqa: E402
@@ -68,8 +68,8 @@ class Spec:
     """Everything KanesMethod needs, plus what the checks need."""
 
 
-def build_vertical_disc(variant="nonholo_speeds"):
-    """Benenti 2007 §9.2: a vertical disc rolling without sliding on a plane inclined by
+def build_vertical_disk(variant="nonholo_speeds"):
+    """Benenti 2007 §9.2: a vertical disk rolling without sliding on a plane inclined by
     alpha along x. q = (x, y, theta, psi): contact point, spin, heading.
 
     Speeds as in nonholo: u1 = theta', u2 = psi' independent; u3 = x', u4 = y'
@@ -83,16 +83,16 @@ def build_vertical_disc(variant="nonholo_speeds"):
 
     N = ReferenceFrame("N")                      # plane: N.x down the slope, N.z normal
     H = N.orientnew("H", "Axis", (psi, N.z))     # heading frame, H.y = axle
-    D = H.orientnew("D", "Axis", (th, H.y))      # disc, spinning about the axle
+    D = H.orientnew("D", "Axis", (th, H.y))      # disk, spinning about the axle
     O = Point("O")
     O.set_vel(N, 0)
-    P = O.locatenew("P", x * N.x + y * N.y + r * N.z)   # disc centre, above contact
+    P = O.locatenew("P", x * N.x + y * N.y + r * N.z)   # disk centre, above contact
     P.set_vel(N, xd * N.x + yd * N.y)
-    Cm = P.locatenew("Cm", -r * N.z)             # material point of the disc at contact
+    Cm = P.locatenew("Cm", -r * N.z)             # material point of the disk at contact
     Cm.v2pt_theory(P, N, D)
     vel_cons = [sm.trigsimp(Cm.vel(N).dot(N.x)), sm.trigsimp(Cm.vel(N).dot(N.y))]
 
-    disc = RigidBody("disc", P, D, m, (inertia(D, b_inertia, a_inertia, b_inertia), P))
+    disk = RigidBody("disk", P, D, m, (inertia(D, b_inertia, a_inertia, b_inertia), P))
     loads = [(P, m * g * sm.sin(alpha) * N.x)]   # gravity along the inclined plane
 
     s = Spec()
@@ -100,7 +100,7 @@ def build_vertical_disc(variant="nonholo_speeds"):
     s.u, s.u_ind, s.u_dep = list(u), [u1, u2], [u3, u4]
     s.udefs = [thd, psid, xd, yd]
     s.kdes = [ui - d for ui, d in zip(s.u, s.udefs)]
-    s.vel_cons, s.bodies, s.loads = vel_cons, [disc], loads
+    s.vel_cons, s.bodies, s.loads = vel_cons, [disk], loads
     s.V = -m * g * sm.sin(alpha) * x
     s.dependent_qd = [0, 1]                      # x', y' follow from the constraints
     return s
@@ -183,10 +183,10 @@ def build_rolling_disk_pendulum(variant="momenta"):
 
 
 MODELS = {
-    "vertical_disc": dict(
-        dsl="VerticalDisc", build=build_vertical_disc,
+    "vertical_disk": dict(
+        dsl="VerticalDisk", build=build_vertical_disk,
         variants={"nonholo_speeds": "u = (theta', psi') independent, (x', y') dependent "
-                                    "- the same speeds as nonholo's VerticalDisc"},
+                                    "- the same speeds as nonholo's VerticalDisk"},
         # the fixed benchmark state: q and the independent velocities
         q0=[0.3, -0.2, 0.7, 0.4], qd_ind0={2: 2.0, 3: 0.8},
         # a parameter set with every term active, for the checks
@@ -226,7 +226,7 @@ def explicit_rhs(kane):
 
 
 def param_values(model, overrides=None):
-    dsl = nonholo_dsl.load(MODELS[model]["dsl"], MODELS_RS)
+    dsl = nonholo_dsl.load(MODELS[model]["dsl"], MODELS_SRC)
     vals = {p.name: dsl.defaults[p] for p in dsl.parameters}
     vals.update(overrides or {})
     return [p.name for p in dsl.parameters], vals
@@ -346,7 +346,7 @@ def symbolic_checks(model, variant, spec, dsl):
     res["constraints_minus_dsl"] = [str(sm.simplify(a - b))
                                     for a, b in zip(spec.vel_cons, dsl.constraints)]
     # speeds: what Kane's independent speeds are vs nonholo's speeds (where the same)
-    if (model, variant) in (("vertical_disc", "nonholo_speeds"),
+    if (model, variant) in (("vertical_disk", "nonholo_speeds"),
                             ("rolling_disk_pendulum", "momenta")):
         res["speeds_minus_dsl_speeds"] = [str(sm.simplify(a - b)) for a, b in
                                           zip(spec.udefs, dsl.speeds)]
@@ -562,7 +562,7 @@ def bench_variant(model, variant, args, log):
     # ---- in-process: build once, then per-call timings and checks ----
     warnings.simplefilter("ignore")
     spec, kane, M, F, _ = derive(model, variant)
-    dsl = nonholo_dsl.load(info["dsl"], MODELS_RS)
+    dsl = nonholo_dsl.load(info["dsl"], MODELS_SRC)
     assert [p.name for p in spec.params] == [p.name for p in dsl.parameters], \
         "parameter order differs from the Rust struct"
     res["derivation"]["kane_state_dim"] = len(spec.q) + len(kane.u)
@@ -677,8 +677,8 @@ def bench_variant(model, variant, args, log):
             + ", ".join(f"{k}={v:.1e}" for k, v in c.items() if k.startswith("rel_err_")
                         and k != "rel_err_sympy_vs_oracle"))
     # energy (default parameters are conservative except that alpha = 0 makes the
-    # vertical disc trivial, so use the all-terms set there)
-    e_over = info["params_check"] if model == "vertical_disc" else None
+    # vertical disk trivial, so use the all-terms set there)
+    e_over = info["params_check"] if model == "vertical_disk" else None
     names, pv = param_values(model, e_over)
     pp = np.array([pv[k] for k in names])
     qd = num.qd_from_ind(q0, info["qd_ind0"], pp)

@@ -4,22 +4,9 @@
 
 use crate::ctxt::Ctxt;
 use crate::expand::expand;
+use crate::test_rng::Rng;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const IDENTS: &[&str] = &[
     "pub",
@@ -123,7 +110,7 @@ fn cases() -> usize {
 
 #[test]
 fn random_token_streams_never_panic() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let n = cases();
     for i in 0..n {
         let len = rng.below(40);
@@ -219,7 +206,7 @@ fn idents(ts: &TokenStream, out: &mut Vec<Ident>) {
 
 #[test]
 fn mutated_models_never_panic() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let n = cases() * 2 / 3;
     let seeds: Vec<TokenStream> = SEEDS.iter().map(|s| s.parse().expect("seed")).collect();
     let names: Vec<Vec<Ident>> = seeds

@@ -1,6 +1,7 @@
-//! The `nonholonomic!` macro: tokens -> [`dsl`] -> [`check`] -> [`sym`] -> [`mechanics`]
-//! -> [`emit`]. Data flows one way; every stage records errors in a shared [`ctxt::Ctxt`]
-//! so that all mistakes are reported at once, each on the user's span.
+//! The `nonholonomic!` macro: tokens -> [`dsl`] -> [`check`] -> [`lower`] ->
+//! [`mechanics`] -> [`emit`], all standing on the symbolic engine [`sym`] and the model
+//! IR [`model`]. Data flows one way; every stage records errors in a shared
+//! [`ctxt::Ctxt`] so that all mistakes are reported at once, each on the user's span.
 
 // Matrix code indexes like the papers' formulas (A_ij, G_ab); iterator rewrites obscure it.
 #![allow(clippy::needless_range_loop)]
@@ -10,7 +11,9 @@ mod ctxt;
 mod dsl;
 mod emit;
 mod expand;
+mod lower;
 mod mechanics;
+mod model;
 mod sym;
 
 /// Derive the equations of motion of a nonholonomic system at compile time.
@@ -24,7 +27,8 @@ pub fn nonholonomic(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 #[cfg(test)]
 mod expand_tests;
 #[cfg(test)]
-mod test_models;
-
-#[cfg(test)]
 mod fuzz_tests;
+#[cfg(test)]
+mod test_models;
+#[cfg(test)]
+mod test_rng;

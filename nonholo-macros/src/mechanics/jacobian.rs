@@ -3,10 +3,9 @@
 //! direction `v` of state space; the small linear solves are differentiated at run time
 //! (`d(G^-1 f) = G^-1 (df - dG G^-1 f)`).
 
-use super::multipliers::MultiplierTerms;
-use super::Derived;
-use crate::sym::lower::Symbols;
-use crate::sym::{Graph, Id};
+use super::lagrangian::LagrangeTerms;
+use crate::model::{Lowered, Symbols};
+use crate::sym::{Graph, Id, Mat};
 use std::collections::HashMap;
 
 /// Directional derivatives of a first-method model's pieces.
@@ -14,7 +13,7 @@ pub struct Jvp {
     /// One direction symbol per state component (`[q, z]` or `[q, dot(q)]`).
     pub dirs: Vec<u32>,
     pub dqdot: Vec<Id>,
-    pub dg: Vec<Vec<Id>>,
+    pub dg: Mat,
     pub dforcing: Vec<Id>,
 }
 
@@ -30,27 +29,23 @@ fn directions(g: &mut Graph, state: &[u32]) -> (Vec<u32>, HashMap<u32, Id>) {
     (dirs, map)
 }
 
-/// JVP pieces for a model with state `[q, z]`.
-pub fn first_method(g: &mut Graph, syms: &Symbols, d: &Derived) -> Jvp {
+/// JVP pieces for a model with state `[q, z]`: d psi, dG, d forcing along `v`.
+pub fn first_method(
+    g: &mut Graph,
+    syms: &Symbols,
+    qdot: &[Id],
+    mass_matrix_g: &Mat,
+    forcing: &[Id],
+) -> Jvp {
     let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
     let (dirs, map) = directions(g, &state);
     let mut memo = HashMap::new();
-    let dqdot = d
-        .qdot
+    let dqdot = qdot
         .iter()
         .map(|e| g.directional(*e, &map, &mut memo))
         .collect();
-    let dg = d
-        .mass_matrix_g
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|e| g.directional(*e, &map, &mut memo))
-                .collect()
-        })
-        .collect();
-    let dforcing = d
-        .forcing
+    let dg = mass_matrix_g.directional(g, &map, &mut memo);
+    let dforcing = forcing
         .iter()
         .map(|e| g.directional(*e, &map, &mut memo))
         .collect();
@@ -65,35 +60,31 @@ pub fn first_method(g: &mut Graph, syms: &Symbols, d: &Derived) -> Jvp {
 /// JVP pieces of the second method (state `[q, dot(q)]`): dA, dL, dC, d drift.
 pub struct MultiplierJvp {
     pub dirs: Vec<u32>,
-    pub da: Vec<Vec<Id>>,
+    pub da: Mat,
     pub dl: Vec<Id>,
-    pub dc: Vec<Vec<Id>>,
+    pub dc: Mat,
     pub ddrift: Vec<Id>,
 }
 
-pub fn second_method(g: &mut Graph, syms: &Symbols, mt: &MultiplierTerms) -> MultiplierJvp {
+pub fn second_method(
+    g: &mut Graph,
+    syms: &Symbols,
+    mass_matrix_a: &Mat,
+    lagrange_l: &[Id],
+    constraint_jacobian: &Mat,
+    drift: &[Id],
+) -> MultiplierJvp {
     let state: Vec<u32> = syms.q.iter().chain(&syms.qd).copied().collect();
     let (dirs, map) = directions(g, &state);
     let mut memo = HashMap::new();
-    let mut dmat = |g: &mut Graph, m: &[Vec<Id>]| -> Vec<Vec<Id>> {
-        m.iter()
-            .map(|row| {
-                row.iter()
-                    .map(|e| g.directional(*e, &map, &mut memo))
-                    .collect()
-            })
-            .collect()
-    };
-    let da = dmat(g, &mt.mass_matrix_a);
-    let dc = dmat(g, &mt.constraint_jacobian);
+    let da = mass_matrix_a.directional(g, &map, &mut memo);
+    let dc = constraint_jacobian.directional(g, &map, &mut memo);
     let mut memo = HashMap::new();
-    let dl = mt
-        .lagrange_l
+    let dl = lagrange_l
         .iter()
         .map(|e| g.directional(*e, &map, &mut memo))
         .collect();
-    let ddrift = mt
-        .drift
+    let ddrift = drift
         .iter()
         .map(|e| g.directional(*e, &map, &mut memo))
         .collect();
@@ -116,20 +107,16 @@ pub struct PowerTerms {
     pub terms: [Id; 3],
 }
 
-pub fn power_terms(
-    low: &mut crate::sym::lower::Lowered,
-    lt: &super::lagrangian::LagrangeTerms,
-    d: &Derived,
-) -> PowerTerms {
+pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerTerms {
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
-    let at_psi: HashMap<u32, Id> = s.qd.iter().copied().zip(d.qdot.iter().copied()).collect();
+    let at_psi: HashMap<u32, Id> = s.qd.iter().copied().zip(qdot.iter().copied()).collect();
     let zdot: Vec<u32> = (0..s.z.len())
         .map(|k| g.new_symbol(&format!("zdot[{k}]")))
         .collect();
     // qdd = d psi / dt along (dq, dz, dt) = (psi, zdot, 1)
-    let mut along: HashMap<u32, Id> = s.q.iter().copied().zip(d.qdot.iter().copied()).collect();
+    let mut along: HashMap<u32, Id> = s.q.iter().copied().zip(qdot.iter().copied()).collect();
     for (z, zd) in s.z.iter().zip(&zdot) {
         let zd = g.sym(*zd);
         along.insert(*z, zd);
@@ -137,8 +124,7 @@ pub fn power_terms(
     let one = g.one();
     along.insert(s.t, one);
     let mut memo = HashMap::new();
-    let qdd: Vec<Id> = d
-        .qdot
+    let qdd: Vec<Id> = qdot
         .iter()
         .map(|p| g.directional(*p, &along, &mut memo))
         .collect();
@@ -147,7 +133,7 @@ pub fn power_terms(
     let mut p_forces = Vec::with_capacity(n);
     let mut p_react = Vec::with_capacity(n);
     for i in 0..n {
-        p_forces.push(g.mul(f[i], d.qdot[i]));
+        p_forces.push(g.mul(f[i], qdot[i]));
         let mut r = Vec::with_capacity(n + 2);
         for j in 0..n {
             r.push(g.mul(lt.mass_matrix_a[i][j], qdd[j]));
@@ -156,7 +142,7 @@ pub fn power_terms(
         r.push(g.neg(f[i]));
         let ri = g.add_all(&r);
         let ri = g.define_if_large(&format!("R[{i}]"), ri, 24);
-        p_react.push(g.mul(ri, d.qdot[i]));
+        p_react.push(g.mul(ri, qdot[i]));
     }
     let p_forces = g.add_all(&p_forces);
     let p_react = g.add_all(&p_react);

@@ -2,8 +2,9 @@
 //! equation"): the kinetic-energy matrix, the momenta and h, for
 //! `T = 1/2 qd^T A(q,t) qd + b(q,t)^T qd + c(q,t)` and `L = T - V`.
 
+use crate::ctxt::Ctxt;
+use crate::model::Lowered;
 use crate::sym::linsolve::probably_zero;
-use crate::sym::lower::Lowered;
 use crate::sym::Id;
 
 pub struct LagrangeTerms {
@@ -15,11 +16,14 @@ pub struct LagrangeTerms {
     /// `p = A qd + b` this is Benenti's `Gamma_jki qd_j qd_k` plus Talamucci's
     /// rheonomic terms `(dA/dt + db/dq - db/dq^T) qd + db/dt - dc/dq`, plus `dV/dq`.
     pub h: Vec<Id>,
+    /// Energy `sum_i qd_i p_i - T + V` (the Legendre transform of L, Talamucci eq. 18's
+    /// conserved quantity when nothing depends on t), in q, qd, t.
+    pub energy: Id,
 }
 
-/// Derive the Lagrange terms; `Err((i, j, k))` names a third derivative of T in the
-/// velocities that does not vanish (T is not quadratic in `dot(q)`).
-pub fn lagrange_terms(low: &mut Lowered) -> Result<LagrangeTerms, (usize, usize, usize)> {
+/// Derive the Lagrange terms; reports (and returns `None`) when a third derivative of T
+/// in the velocities does not vanish (T is not quadratic in `dot(q)`).
+pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
@@ -40,7 +44,16 @@ pub fn lagrange_terms(low: &mut Lowered) -> Result<LagrangeTerms, (usize, usize,
             for k in 0..n {
                 let d = g.diff(a[i][j], s.qd[k]);
                 if !probably_zero(g, d) {
-                    return Err((i, j, k));
+                    let c = &low.names.coords;
+                    cx.error_help(
+                        low.sites.kinetic,
+                        format!(
+                            "the kinetic energy is not quadratic in the velocities (d^3 T / d dot({}) d dot({}) d dot({}) != 0)",
+                            c[i], c[j], c[k]
+                        ),
+                        "T must be 1/2 dot(q)^T A(q,t) dot(q) + b(q,t) . dot(q) + c(q,t)",
+                    );
+                    return None;
                 }
             }
         }
@@ -59,9 +72,18 @@ pub fn lagrange_terms(low: &mut Lowered) -> Result<LagrangeTerms, (usize, usize,
         parts.push(g.diff(low.potential, s.q[i]));
         h.push(g.add_all(&parts));
     }
-    Ok(LagrangeTerms {
+    let mut parts = Vec::with_capacity(n + 2);
+    for i in 0..n {
+        let qd = g.sym(s.qd[i]);
+        parts.push(g.mul(qd, momenta[i]));
+    }
+    parts.push(g.neg(low.kinetic));
+    parts.push(low.potential);
+    let energy = g.add_all(&parts);
+    Some(LagrangeTerms {
         momenta,
         mass_matrix_a: a,
         h,
+        energy,
     })
 }

@@ -1,17 +1,88 @@
-//! Stage 4: derivations of the equations of motion, pure functions over symbolic
-//! matrices. `velocities` turns the user's parametrization into `dot(q) = psi(q, z, t)`;
-//! `lagrangian` extracts A, the momenta and the free Lagrange terms h; each formulation
-//! module assembles its equations from them.
+//! Stage 4: the derivations of the equations of motion, behind one interface.
+//!
+//! Every formulation is a function of the same shape, [`FormulationFn`]: the lowered
+//! model and its Lagrange terms in, one [`Equations`] out. First-method formulations
+//! (state `[q, z]`) share the velocity map ([`velocities`]) and what [`first_method`]
+//! adds to any `G dz/dt = forcing` (energy, exact JVP, power balance); the second method
+//! (state `[q, dot(q)]`) is [`multipliers`].
+//!
+//! # Glossary (paper symbol -> code name)
+//!
+//! | paper | code | meaning |
+//! | --- | --- | --- |
+//! | q, dot(q) | `syms.q`, `syms.qd` | coordinates, velocities |
+//! | z (Benenti), eta (Talamucci) | `syms.z`, "speeds" | independent speeds / quasi-velocities |
+//! | psi(q, z, t) (Benenti 2.1) | `qdot` | the velocity map dot(q) = psi |
+//! | psi^i_alpha, Gamma (Talamucci 12) | `psi_z` | d psi / d z |
+//! | a_0 (Benenti 3.5) + psi_t | `a0` | psi_q psi + psi_t |
+//! | g_ij, A (Talamucci 8) | `mass_matrix_a` | kinetic-energy matrix |
+//! | G_ab (Benenti 6.2), A_Gamma (Talamucci 15) | `mass_matrix_g` | psi_z^T A psi_z |
+//! | Gamma_jki qd qd + ... | `lt.h` | free Lagrange terms, A qdd + h = F |
+//! | p_i | `lt.momenta` | dT / d dot(q)_i |
+//! | psi (Talamucci 11) | `psi_eta` (boltzmann_hamel) | offset of eta = Z dot(q) + psi |
+//! | alpha, beta (Talamucci 4) | `alpha`, `beta` | affine constraints alpha dot(q) + beta = 0 |
+//! | Theta (Talamucci 12) | `theta` | (Z; alpha)^-1 = (Gamma Theta) |
+//! | L_j (Benenti 7.3) | `lagrange_l` | F - h |
+//! | C^a_i (Benenti 8.4) | `constraint_jacobian` | d C^a / d dot(q)_i |
+//! | lambda_a, R (Benenti 8.6, 8.13) | `multipliers`, `reaction_forces` | multipliers, reactions |
 
 pub mod boltzmann_hamel;
+pub mod first_method;
 pub mod gibbs_appell;
 pub mod jacobian;
 pub mod lagrangian;
 pub mod multipliers;
+pub mod text;
 pub mod velocities;
 pub mod voronec;
 
-use crate::sym::Id;
+use crate::ctxt::Ctxt;
+use crate::model::{Formulation, Lowered};
+use crate::sym::{Id, Mat};
+use lagrangian::LagrangeTerms;
+pub use text::Text;
+
+/// The one interface every formulation implements.
+pub type FormulationFn = fn(&mut Lowered, &LagrangeTerms, &Ctxt) -> Option<Equations>;
+
+/// Which function derives which formulation.
+fn formulation_fn(f: Formulation) -> FormulationFn {
+    match f {
+        Formulation::GibbsAppell => gibbs_appell::derive,
+        Formulation::BoltzmannHamel => boltzmann_hamel::derive,
+        Formulation::Voronec => voronec::derive,
+        Formulation::Multipliers => multipliers::derive,
+    }
+}
+
+/// Derive the model's equations with its formulation; `None` after reporting in `cx`.
+pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
+    let lt = lagrangian::lagrange_terms(low, cx)?;
+    formulation_fn(low.formulation)(low, &lt, cx)
+}
+
+/// What every formulation produces.
+pub struct Equations {
+    pub formulation: Formulation,
+    /// Names of the speeds: the user's, `dot(q)` for independent velocities and for
+    /// the second method.
+    pub speed_names: Vec<String>,
+    /// Energy `dot(q) . p - T + V` (the Legendre transform of L) on the state.
+    pub energy: Id,
+    /// Constraint residuals `C(q, dot(q), t)`.
+    pub constraints: Vec<Id>,
+    /// The readable equations (`EQUATIONS`).
+    pub text: Text,
+    pub layout: Layout,
+}
+
+/// The state layout and the pieces code generation assembles the right-hand side from.
+pub enum Layout {
+    /// `[q, z]`: `dq/dt = psi(q, z, t)`, `G dz/dt = forcing`.
+    First(first_method::FirstMethod),
+    /// `[q, dot(q)]`: `A qdd = L + C_qd^T lambda`, `C_qd qdd = -drift`.
+    Second(multipliers::SecondMethod),
+}
 
 /// How `state_from_qdot` recovers the speeds from velocities.
 pub enum SpeedsFromQdot {
@@ -22,31 +93,21 @@ pub enum SpeedsFromQdot {
     Parametric { linear: bool },
 }
 
-/// Everything code generation needs, for any formulation whose state is `[q, z]`
-/// with `dq/dt = psi(q, z, t)` and `G dz/dt = forcing`.
-pub struct Derived {
-    /// Which derivation produced `mass_matrix_g` and `forcing`.
-    pub formulation: crate::check::Formulation,
-    /// `dot(q) = psi(q, z, t)`.
-    pub qdot: Vec<Id>,
-    /// `d psi / d z` (n x m), for the parametric inverse.
-    pub psi_z: Vec<Vec<Id>>,
-    /// Kinetic-energy matrix A(q, t) (n x n).
-    pub mass_matrix_a: Vec<Vec<Id>>,
-    /// `G = psi_z^T A psi_z` (m x m), in q, z, t.
-    pub mass_matrix_g: Vec<Vec<Id>>,
-    /// Right-hand side of `G dz/dt = forcing`.
-    pub forcing: Vec<Id>,
-    /// Legendre transform of L at `dot(q) = psi`.
-    pub energy: Id,
-    /// Constraint residuals in q, dot(q), t.
-    pub constraints: Vec<Id>,
-    pub speeds_from_qdot: SpeedsFromQdot,
-    /// Names of the speeds (user names, or `dot(q)` for independent velocities).
-    pub speed_names: Vec<String>,
-    /// Readable derived equations.
-    pub equations: String,
-    /// Named contributions whose sum is `-forcing` (Boltzmann–Hamel's Q, Lambda, N, ...),
-    /// each with one entry per speed; empty when the formulation has no such split.
-    pub terms: Vec<(String, Vec<Id>)>,
+/// `m` with the entries that are zero at random points (zeros hidden behind atoms, e.g.
+/// the block structure of G with momenta as speeds) written as exact zeros.
+pub fn hidden_zeros(g: &mut crate::sym::Graph, m: &Mat, keep_diagonal: bool) -> Mat {
+    let zero = g.zero();
+    let mut out = m.clone();
+    for i in 0..m.r {
+        for j in 0..m.c {
+            let x = m.at(i, j);
+            if (keep_diagonal && i == j) || g.is_zero(x) {
+                continue;
+            }
+            if crate::sym::linsolve::probably_zero(g, x) {
+                out.set(i, j, zero);
+            }
+        }
+    }
+    out
 }

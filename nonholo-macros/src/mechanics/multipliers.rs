@@ -13,40 +13,35 @@
 //! (nalgebra's fixed-size Cholesky), which is Benenti's `g^ij`, `G_ab` and `pi^ij` without
 //! forming the inverses.
 
+use super::jacobian::{self, MultiplierJvp};
 use super::lagrangian::LagrangeTerms;
-use crate::sym::lower::Lowered;
-use crate::sym::Id;
-use std::fmt::Write;
+use super::text::Text;
+use super::{Equations, Layout};
+use crate::ctxt::Ctxt;
+use crate::model::{Formulation, Lowered};
+use crate::sym::{Id, Mat};
 
 /// The second method's pieces, all in q, dot(q), t.
-pub struct MultiplierTerms {
-    pub mass_matrix_a: Vec<Vec<Id>>,
-    /// `L_i = F_i - h_i`.
+pub struct SecondMethod {
+    pub mass_matrix_a: Mat,
+    /// `L_i = F_i - h_i` (Benenti's eq. 7.3).
     pub lagrange_l: Vec<Id>,
     /// `C^a_i = d C^a / d qd_i` (nc x n).
-    pub constraint_jacobian: Vec<Vec<Id>>,
+    pub constraint_jacobian: Mat,
     /// `qd^j d_j C^a + d_t C^a`.
     pub drift: Vec<Id>,
-    pub energy: Id,
-    pub constraints: Vec<Id>,
-    pub equations: String,
+    pub jvp: MultiplierJvp,
 }
 
-pub fn derive(
-    low: &mut Lowered,
-    lt: &LagrangeTerms,
-    name: &str,
-    coords: &[String],
-) -> MultiplierTerms {
+/// Benenti's second method; the parametrization was checked against
+/// [`Formulation::rejects`] (independent velocities, none named).
+pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, _cx: &Ctxt) -> Option<Equations> {
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
+    let coords = &low.names.coords;
     let lagrange_l: Vec<Id> = (0..n).map(|i| g.sub(low.forces[i], lt.h[i])).collect();
-    let constraint_jacobian: Vec<Vec<Id>> = low
-        .constraints
-        .iter()
-        .map(|c| s.qd.iter().map(|v| g.diff(*c, *v)).collect())
-        .collect();
+    let constraint_jacobian = Mat::jac(g, &Mat::col(&low.constraints), &s.qd);
     let drift: Vec<Id> = low
         .constraints
         .iter()
@@ -61,64 +56,50 @@ pub fn derive(
             g.add_all(&parts)
         })
         .collect();
-    let mut parts = Vec::with_capacity(n + 2);
-    for i in 0..n {
-        let qd = g.sym(s.qd[i]);
-        parts.push(g.mul(qd, lt.momenta[i]));
-    }
-    parts.push(g.neg(low.kinetic));
-    parts.push(low.potential);
-    let energy = g.add_all(&parts);
+    let mass_matrix_a = Mat::from_rows(&lt.mass_matrix_a, n);
 
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "{name}: Lagrange multipliers (Benenti's second method, eqs. 8.5–8.14, rheonomic form)"
-    );
-    let _ = writeln!(text, "state (q, dot(q)), q = ({})", coords.join(", "));
-    let _ = writeln!(
-        text,
-        "\nA qdd = L + C_qd^T lambda,  C_qd qdd = -(C_q qd + C_t),  R = C_qd^T lambda"
-    );
-    let _ = writeln!(text, "\nA (kinetic-energy matrix):");
-    for i in 0..n {
-        for j in i..n {
-            if !g.is_zero(lt.mass_matrix_a[i][j]) {
-                let _ = writeln!(
-                    text,
-                    "  A[{},{}] = {}",
-                    coords[i],
-                    coords[j],
-                    g.display(lt.mass_matrix_a[i][j])
-                );
-            }
-        }
-    }
-    let _ = writeln!(
-        text,
-        "\nL = F - h (free Lagrange equations A qdd = L, eq. 7.3):"
-    );
-    for i in 0..n {
-        let _ = writeln!(text, "  L[{}] = {}", coords[i], g.display(lagrange_l[i]));
-    }
-    for (a, row) in constraint_jacobian.iter().enumerate() {
-        let _ = writeln!(text, "\nconstraint {a}:");
-        for (i, c) in row.iter().enumerate() {
+    let mut text = Text::new(format!(
+        "{}: Lagrange multipliers (Benenti's second method, eqs. 8.5–8.14, rheonomic form)",
+        low.names.model
+    ));
+    text.prose(format!("state (q, dot(q)), q = ({})", coords.join(", ")));
+    text.prose("\nA qdd = L + C_qd^T lambda,  C_qd qdd = -(C_q qd + C_t),  R = C_qd^T lambda");
+    text.prose("\nA (kinetic-energy matrix):");
+    text.symmetric(g, "A", &mass_matrix_a, coords);
+    text.prose("\nL = F - h (free Lagrange equations A qdd = L, eq. 7.3):");
+    text.rows("L", &lagrange_l, coords);
+    for a in 0..constraint_jacobian.r {
+        text.prose(format!("\nconstraint {a}:"));
+        for (i, c) in constraint_jacobian.row(a).iter().enumerate() {
             if !g.is_zero(*c) {
-                let _ = writeln!(text, "  dC/d dot({}) = {}", coords[i], g.display(*c));
+                text.entry(format!("dC/d dot({})", coords[i]), *c);
             }
         }
-        let _ = writeln!(text, "  qd . dC/dq + dC/dt = {}", g.display(drift[a]));
+        text.entry("qd . dC/dq + dC/dt", drift[a]);
     }
-    let _ = writeln!(text, "\nenergy = {}", g.display(energy));
+    text.prose("");
+    text.entry("energy", lt.energy);
 
-    MultiplierTerms {
-        mass_matrix_a: lt.mass_matrix_a.clone(),
-        lagrange_l,
-        constraint_jacobian,
-        drift,
-        energy,
+    let jvp = jacobian::second_method(
+        g,
+        s,
+        &mass_matrix_a,
+        &lagrange_l,
+        &constraint_jacobian,
+        &drift,
+    );
+    Some(Equations {
+        formulation: Formulation::Multipliers,
+        speed_names: coords.iter().map(|c| format!("dot({c})")).collect(),
+        energy: lt.energy,
         constraints: low.constraints.clone(),
-        equations: text,
-    }
+        text,
+        layout: Layout::Second(SecondMethod {
+            mass_matrix_a,
+            lagrange_l,
+            constraint_jacobian,
+            drift,
+            jvp,
+        }),
+    })
 }

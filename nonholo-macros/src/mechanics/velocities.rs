@@ -2,10 +2,9 @@
 //! (Benenti's eq. 2.1; Talamucci's eq. 13 `dot(q) = Gamma (eta - psi) - Theta beta`).
 
 use super::SpeedsFromQdot;
-use crate::check::{Checked, Parametrization};
 use crate::ctxt::Ctxt;
+use crate::model::{Lowered, Parametrization};
 use crate::sym::linsolve::{probably_zero, solve};
-use crate::sym::lower::Lowered;
 use crate::sym::{Graph, Id};
 use std::collections::HashMap;
 
@@ -16,50 +15,27 @@ pub struct Kinematics {
     pub speed_names: Vec<String>,
 }
 
-/// Whether `e` is affine in the velocity symbols `qd` (all second derivatives vanish).
-fn affine_in(g: &mut Graph, e: Id, qd: &[u32]) -> bool {
-    for (i, a) in qd.iter().enumerate() {
-        let d = g.diff(e, *a);
-        for b in &qd[i..] {
-            let dd = g.diff(d, *b);
-            if !probably_zero(g, dd) {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// `(coefficients dE/d qd, E at qd = 0)` of an affine expression.
-fn affine_parts(g: &mut Graph, e: Id, qd: &[u32]) -> (Vec<Id>, Id) {
-    let coeffs = qd.iter().map(|v| g.diff(e, *v)).collect();
-    let zero = g.zero();
-    let map: HashMap<u32, Id> = qd.iter().map(|v| (*v, zero)).collect();
-    (coeffs, g.subst(e, &map))
-}
-
-pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematics> {
+pub fn kinematics(low: &mut Lowered, cx: &Ctxt) -> Option<Kinematics> {
     let n = low.syms.q.len();
     let qd = low.syms.qd.clone();
-    match &m.parametrization {
-        Parametrization::Speeds(_) => {
-            let defs = low.speed_defs.clone().unwrap_or_default();
+    match low.parametrization.clone() {
+        Parametrization::Speeds(defs) => {
             let g = &mut low.graph;
             let mut ok = true;
             for (k, d) in defs.iter().enumerate() {
-                if !affine_in(g, *d, &qd) {
+                if !g.affine_in(*d, &qd) {
                     cx.error_help(
-                        m.speeds[k].span(),
-                        format!("speed `{}` is not linear in the velocities", m.speeds[k]),
+                        low.sites.speeds[k],
+                        format!("speed `{}` is not linear in the velocities", low.names.speeds[k]),
                         "quasi-velocities are z = Z(q,t) dot(q) + psi(q,t); for nonlinear maps use `velocities(..)`",
                     );
                     ok = false;
                 }
             }
             for (a, c) in low.constraints.iter().enumerate() {
-                if !affine_in(g, *c, &qd) {
+                if !g.affine_in(*c, &qd) {
                     cx.error_help(
-                        m.constraints[a].span,
+                        low.sites.constraints[a],
                         "`speeds` needs constraints linear (affine) in the velocities",
                         "write nonlinear constraints with `velocities(..) { dot(q) = ... }` (Benenti's parametric form)",
                     );
@@ -73,12 +49,12 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
             let mut rows = Vec::with_capacity(n);
             let mut rhs = Vec::with_capacity(n);
             for (k, d) in defs.iter().enumerate() {
-                let (coef, psi0) = affine_parts(g, *d, &qd);
+                let (coef, psi0) = g.affine_parts(*d, &qd);
                 rows.push(coef);
                 rhs.push(g.sub(z[k], psi0));
             }
             for c in &low.constraints {
-                let (coef, beta) = affine_parts(g, *c, &qd);
+                let (coef, beta) = g.affine_parts(*c, &qd);
                 rows.push(coef);
                 rhs.push(g.neg(beta));
             }
@@ -86,11 +62,11 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
                 Some(psi) => Some(Kinematics {
                     psi,
                     inverse: SpeedsFromQdot::Explicit(defs),
-                    speed_names: m.speeds.iter().map(|s| s.to_string()).collect(),
+                    speed_names: low.names.speeds.clone(),
                 }),
                 None => {
                     cx.error_help(
-                        m.parametrization_span,
+                        low.sites.parametrization,
                         "the speeds and constraints do not determine the velocities: the matrix (Z; alpha) is singular",
                         "choose speeds independent of each other and of the constraints (Talamucci eq. 12)",
                     );
@@ -98,8 +74,7 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
                 }
             }
         }
-        Parametrization::Velocities(_) => {
-            let psi = low.velocity_defs.clone().unwrap_or_default();
+        Parametrization::Velocities(psi) => {
             let g = &mut low.graph;
             let map: HashMap<u32, Id> = qd.iter().copied().zip(psi.iter().copied()).collect();
             let mut ok = true;
@@ -107,7 +82,7 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
                 let r = g.subst(*c, &map);
                 if !probably_zero(g, r) {
                     cx.error_help(
-                        m.constraints[a].span,
+                        low.sites.constraints[a],
                         "the `velocities(..)` parametrization does not satisfy this constraint",
                         format!(
                             "with dot(q) = psi(q, z, t) the constraint leaves {}",
@@ -121,33 +96,28 @@ pub fn kinematics(m: &Checked, low: &mut Lowered, cx: &Ctxt) -> Option<Kinematic
                 return None;
             }
             let z = low.syms.z.clone();
-            let linear = psi.iter().all(|p| affine_in(g, *p, &z));
+            let linear = psi.iter().all(|p| g.affine_in(*p, &z));
             Some(Kinematics {
                 psi,
                 inverse: SpeedsFromQdot::Parametric { linear },
-                speed_names: m.speeds.iter().map(|s| s.to_string()).collect(),
+                speed_names: low.names.speeds.clone(),
             })
         }
-        Parametrization::Independent { dependent } => independent(m, low, dependent.as_deref(), cx),
+        Parametrization::Independent { dependent } => independent(low, dependent.as_deref(), cx),
     }
 }
 
 /// Independent velocities: the dependent ones solved from the constraints.
-fn independent(
-    m: &Checked,
-    low: &mut Lowered,
-    dependent: Option<&[usize]>,
-    cx: &Ctxt,
-) -> Option<Kinematics> {
+fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Option<Kinematics> {
     let n = low.syms.q.len();
     let qd = low.syms.qd.clone();
     let nc = low.constraints.len();
     let g = &mut low.graph;
-    let linear = low.constraints.iter().all(|c| affine_in(g, *c, &qd));
+    let linear = low.constraints.iter().all(|c| g.affine_in(*c, &qd));
     let parts: Vec<(Vec<Id>, Id)> = if linear {
         low.constraints
             .iter()
-            .map(|c| affine_parts(g, *c, &qd))
+            .map(|c| g.affine_parts(*c, &qd))
             .collect()
     } else {
         vec![]
@@ -176,7 +146,7 @@ fn independent(
                 Some((s, _)) => s,
                 None => {
                     cx.error_help(
-                        m.parametrization_span,
+                        low.sites.parametrization,
                         "the constraints are not independent: no set of velocities can be solved from them",
                         "remove redundant constraints",
                     );
@@ -190,7 +160,7 @@ fn independent(
     let indep: Vec<usize> = (0..n).filter(|i| !dep.contains(i)).collect();
     let speed_names: Vec<String> = indep
         .iter()
-        .map(|i| format!("dot({})", m.coords[*i]))
+        .map(|i| format!("dot({})", low.names.coords[*i]))
         .collect();
     let zsyms: Vec<u32> = if auto_nonlinear {
         vec![]
@@ -227,7 +197,7 @@ fn independent(
             }),
             None => {
                 cx.error_help(
-                    m.parametrization_span,
+                    low.sites.parametrization,
                     "the constraints cannot be solved for the dependent velocities",
                     "name solvable ones in `dependent { .. }`",
                 );
@@ -265,7 +235,7 @@ fn independent(
         }
         let Some((v, d1)) = found else {
             cx.error_help(
-                m.constraints[pos].span,
+                low.sites.constraints[pos],
                 "this nonlinear constraint cannot be solved in closed form for a dependent velocity",
                 "give the parametric form instead: `velocities(z1, ..) { dot(q) = ...; }` (Benenti's first method)",
             );
@@ -288,7 +258,7 @@ fn independent(
         let indep: Vec<usize> = (0..n).filter(|i| !chosen.contains(i)).collect();
         let names: Vec<String> = indep
             .iter()
-            .map(|i| format!("dot({})", m.coords[*i]))
+            .map(|i| format!("dot({})", low.names.coords[*i]))
             .collect();
         let zs: Vec<u32> = names.iter().map(|s| g.new_symbol(s)).collect();
         low.syms.z = zs.clone();

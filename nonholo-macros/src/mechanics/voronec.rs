@@ -51,49 +51,28 @@
 //!
 //! (if the forces do not contain them either, these m equations close on their own).
 
+use super::first_method::{self, Derived};
 use super::lagrangian::LagrangeTerms;
+use super::text::Text;
 use super::velocities::{self, Kinematics};
-use super::Derived;
-use crate::check::{Checked, Formulation, Parametrization};
+use super::Equations;
 use crate::ctxt::Ctxt;
+use crate::model::{Formulation, Lowered};
 use crate::sym::linsolve::probably_zero;
-use crate::sym::lower::Lowered;
-use crate::sym::{Graph, Id};
+use crate::sym::{Graph, Id, Mat};
 use std::collections::HashMap;
-use std::fmt::Write;
 
-/// Check that the model uses independent velocities, solve the dependent ones (eq. 2) and
-/// derive the Voronec equations. `None` after recording an error in `cx`.
-pub fn derive(m: &Checked, low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Derived> {
-    let section = match &m.parametrization {
-        Parametrization::Independent { .. } => None,
-        Parametrization::Speeds(_) => Some("`speeds`"),
-        Parametrization::Velocities(_) => Some("`velocities(..)`"),
-    };
-    if let Some(section) = section {
-        cx.error_help(
-            m.parametrization_span,
-            format!(
-                "`formulation = voronec` integrates the independent velocities dot(q) and takes no {section} section"
-            ),
-            "remove it: the dependent velocities are then solved from the constraints (name them with \
-             `dependent { .. }`); or choose `gibbs_appell` to integrate these speeds",
-        );
-        return None;
-    }
-    let kin = velocities::kinematics(m, low, cx)?;
-    let coords: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
-    Some(equations(low, lt, kin, &m.name.to_string(), &coords))
+/// Solve the dependent velocities (eq. 2) and derive the Voronec equations; the
+/// parametrization was checked against [`Formulation::rejects`] (independent velocities).
+pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equations> {
+    let kin = velocities::kinematics(low, cx)?;
+    let d = equations(low, lt, kin);
+    Some(first_method::complete(low, lt, Formulation::Voronec, d))
 }
 
 /// Eqs. (19)–(21) (or their Čaplygin form) assembled as `G dz/dt = forcing`.
-pub fn equations(
-    low: &mut Lowered,
-    lt: &LagrangeTerms,
-    kin: Kinematics,
-    name: &str,
-    coords: &[String],
-) -> Derived {
+pub fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics) -> Derived {
+    let coords = &low.names.coords;
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
@@ -261,19 +240,10 @@ pub fn equations(
         .map(|e| s.z.iter().map(|zi| g.diff(*e, *zi)).collect())
         .collect();
 
-    // Energy: qd . p - T + V at qd = psi.
-    let mut parts = Vec::with_capacity(n + 2);
-    for i in 0..n {
-        let qd = g.sym(s.qd[i]);
-        parts.push(g.mul(qd, lt.momenta[i]));
-    }
-    parts.push(g.neg(low.kinetic));
-    parts.push(low.potential);
-    let e = g.add_all(&parts);
-    let energy = g.subst(e, &at_psi);
-
-    let text = Text {
-        name,
+    let psi_z = Mat::from_rows(&psi_z, m);
+    let mass_matrix_g = Mat::from_rows(&mass_matrix_g, m);
+    let text = Notation {
+        name: &low.names.model,
         coords,
         indep: &indep,
         dep: &dep,
@@ -289,27 +259,22 @@ pub fn equations(
         &b_dd,
         &mass_matrix_g,
         &forcing,
-        energy,
     );
 
     Derived {
-        formulation: Formulation::Voronec,
         qdot: psi,
         psi_z,
-        mass_matrix_a: lt.mass_matrix_a.clone(),
         mass_matrix_g,
         forcing,
-        energy,
-        constraints: low.constraints.clone(),
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
-        equations: text,
         terms: Vec::new(),
+        text,
     }
 }
 
 /// The `EQUATIONS` text, in the paper's notation.
-struct Text<'a> {
+struct Notation<'a> {
     name: &'a str,
     coords: &'a [String],
     indep: &'a [usize],
@@ -318,7 +283,7 @@ struct Text<'a> {
     forces_free: bool,
 }
 
-impl Text<'_> {
+impl Notation<'_> {
     #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
@@ -328,103 +293,78 @@ impl Text<'_> {
         p: &[Id],
         b_hat: &[Vec<Id>],
         b_dd: &[Vec<Vec<Id>>],
-        mass_matrix_g: &[Vec<Id>],
+        mass_matrix_g: &Mat,
         forcing: &[Id],
-        energy: Id,
-    ) -> String {
+    ) -> Text {
         let c = self.coords;
         let ind: Vec<&str> = self.indep.iter().map(|i| c[*i].as_str()).collect();
         let dep: Vec<&str> = self.dep.iter().map(|i| c[*i].as_str()).collect();
         let (m, k) = (ind.len(), dep.len());
-        let mut t = String::new();
-        let _ = writeln!(
-            t,
+        let mut t = Text::new(format!(
             "{}: Voronec equations (Talamucci, nonlinear rheonomic form, eqs. 19–21)",
             self.name
-        );
-        let _ = writeln!(t, "coordinates q = ({})", c.join(", "));
-        let _ = writeln!(
-            t,
+        ));
+        t.prose(format!("coordinates q = ({})", c.join(", ")));
+        let speeds: Vec<String> = ind.iter().map(|q| format!("dot({q})")).collect();
+        t.prose(format!(
             "independent q_i, i = 1..{m}: ({}); speeds z = ({})",
             ind.join(", "),
-            ind.iter()
-                .map(|q| format!("dot({q})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+            speeds.join(", ")
+        ));
         if k == 0 {
-            let _ = writeln!(
-                t,
-                "no constraints: (20) reduces to Lagrange's equations for L* = L"
-            );
+            t.prose("no constraints: (20) reduces to Lagrange's equations for L* = L");
         } else {
-            let _ = writeln!(t, "dependent q_(m+nu), nu = 1..{k}: ({})", dep.join(", "));
-        }
-        if k > 0 {
-            let _ = writeln!(
-                t,
-                "\n(2) dependent velocities, dot(q_(m+nu)) = alpha_nu(q, dot(q_1..q_m), t):"
-            );
+            t.prose(format!(
+                "dependent q_(m+nu), nu = 1..{k}: ({})",
+                dep.join(", ")
+            ));
+            t.prose("\n(2) dependent velocities, dot(q_(m+nu)) = alpha_nu(q, dot(q_1..q_m), t):");
             for (nu, a) in alpha.iter().enumerate() {
-                let _ = writeln!(t, "  dot({}) = {}", dep[nu], g.display(*a));
+                t.entry(format!("dot({})", dep[nu]), *a);
             }
         }
         if self.chaplygin {
-            let _ = writeln!(
-                t,
+            t.prose(format!(
                 "\nČaplygin system: T, V and alpha do not depend on the dependent coordinates ({}),\n\
                  so dL*/dq_(m+nu) = 0 and the alpha_mu d/dq_(m+mu) terms of d/dt and of (21) vanish.",
                 dep.join(", ")
-            );
+            ));
             if self.forces_free {
-                let _ = writeln!(
-                    t,
+                t.prose(format!(
                     "The forces do not depend on them either: the m equations below close in \
                      ({}) and their velocities, independently of (2).",
                     ind.join(", ")
-                );
+                ));
             }
-            let _ = writeln!(
-                t,
+            t.prose(
                 "\n(20) d/dt dL*/d dot(q_i) - dL*/dq_i - sum_nu B_i^nu p_nu\n\
                  \x20     = F_i + sum_nu dalpha_nu/d dot(q_i) F_(m+nu)\n\
                  (21) B_i^nu = sum_r (d2alpha_nu/d dot(q_i) dq_r dot(q_r) + d2alpha_nu/d dot(q_i) d dot(q_r) ddot(q_r))\n\
-                 \x20     - dalpha_nu/dq_i + d2alpha_nu/d dot(q_i) dt"
+                 \x20     - dalpha_nu/dq_i + d2alpha_nu/d dot(q_i) dt",
             );
         } else {
-            let _ = writeln!(
-                t,
+            t.prose(
                 "\n(20) d/dt dL*/d dot(q_i) - dL*/dq_i - sum_nu dL*/dq_(m+nu) dalpha_nu/d dot(q_i) - sum_nu B_i^nu p_nu\n\
                  \x20     = F_i + sum_nu dalpha_nu/d dot(q_i) F_(m+nu)\n\
                  (21) B_i^nu = sum_r (d2alpha_nu/d dot(q_i) dq_r dot(q_r) + d2alpha_nu/d dot(q_i) d dot(q_r) ddot(q_r))\n\
                  \x20     - dalpha_nu/dq_i + sum_mu (d2alpha_nu/d dot(q_i) dq_(m+mu) alpha_mu\n\
-                 \x20     - dalpha_mu/d dot(q_i) dalpha_nu/dq_(m+mu)) + d2alpha_nu/d dot(q_i) dt"
+                 \x20     - dalpha_mu/d dot(q_i) dalpha_nu/dq_(m+mu)) + d2alpha_nu/d dot(q_i) dt",
             );
         }
-        let _ = writeln!(
-            t,
-            "with d/dt along the motion, p_nu = dT/d dot(q_(m+nu)) at (2), F the non-potential forces."
-        );
-        let _ = writeln!(
-            t,
-            "\n(19) L* = T* - V (L at (2)):\n  L* = {}",
-            g.display(l_star)
-        );
+        t.prose("with d/dt along the motion, p_nu = dT/d dot(q_(m+nu)) at (2), F the non-potential forces.");
+        t.prose("\n(19) L* = T* - V (L at (2)):");
+        t.entry("L*", l_star);
         if k > 0 {
-            let _ = writeln!(t, "\np_nu = dT/d dot(q_(m+nu)) at (2):");
+            t.prose("\np_nu = dT/d dot(q_(m+nu)) at (2):");
             for (nu, pn) in p.iter().enumerate() {
-                let _ = writeln!(t, "  p[{}] = {}", dep[nu], g.display(*pn));
+                t.entry(format!("p[{}]", dep[nu]), *pn);
             }
             let linear = b_dd.iter().flatten().flatten().all(|e| g.is_zero(*e));
-            let _ = writeln!(
-                t,
-                "\n(21) B_i^nu{}:",
-                if linear {
-                    " (alpha linear in the velocities: no ddot terms, cf. (23))"
-                } else {
-                    ""
-                }
-            );
+            t.prose(if linear {
+                "\n(21) B_i^nu (alpha linear in the velocities: no ddot terms, cf. (23)):"
+            } else {
+                "\n(21) B_i^nu = Bhat_i^nu + sum_r dB_i^nu/d ddot(q_r) ddot(q_r):"
+            });
             let mut zero = 0;
             for i in 0..m {
                 for nu in 0..k {
@@ -432,49 +372,25 @@ impl Text<'_> {
                         zero += 1;
                         continue;
                     }
-                    let mut terms: Vec<String> = (0..m)
-                        .filter(|r| !g.is_zero(b_dd[i][nu][*r]))
-                        .map(|r| format!("({})*ddot({})", g.display(b_dd[i][nu][r]), ind[r]))
-                        .collect();
-                    if terms.is_empty() || !g.is_zero(b_hat[i][nu]) {
-                        terms.push(g.display(b_hat[i][nu]));
-                    }
-                    let mut e = terms[0].clone();
-                    for term in &terms[1..] {
-                        match term.strip_prefix('-') {
-                            Some(rest) => e.push_str(&format!(" - {rest}")),
-                            None => e.push_str(&format!(" + {term}")),
+                    let hat = if linear { "B" } else { "Bhat" };
+                    t.entry(format!("{hat}[{}; {}]", ind[i], dep[nu]), b_hat[i][nu]);
+                    for r in 0..m {
+                        if !g.is_zero(b_dd[i][nu][r]) {
+                            let label = format!("dB[{}; {}]/d ddot({})", ind[i], dep[nu], ind[r]);
+                            t.entry(label, b_dd[i][nu][r]);
                         }
                     }
-                    let _ = writeln!(t, "  B[{}; {}] = {}", ind[i], dep[nu], e);
                 }
             }
             if zero > 0 {
-                let _ = writeln!(t, "  ({zero} other B[i; nu] vanish)");
+                t.prose(format!("  ({zero} other B[i; nu] vanish)"));
             }
         }
-        let _ = writeln!(
-            t,
-            "\nG = d2L*/dz2 - sum_nu p_nu d2alpha_nu/dz2 (the ddot(q) terms of (20); = C_i^r of (15)):"
-        );
-        for i in 0..m {
-            for r in i..m {
-                if !g.is_zero(mass_matrix_g[i][r]) {
-                    let _ = writeln!(
-                        t,
-                        "  G[dot({}),dot({})] = {}",
-                        ind[i],
-                        ind[r],
-                        g.display(mass_matrix_g[i][r])
-                    );
-                }
-            }
-        }
-        let _ = writeln!(t, "\nG dz/dt = forcing (eq. 20 solved for the ddot(q_i)):");
-        for (i, f) in forcing.iter().enumerate() {
-            let _ = writeln!(t, "  [dot({})] {}", ind[i], g.display(*f));
-        }
-        let _ = writeln!(t, "\nenergy = {}", g.display(energy));
+        t.prose("\nG = d2L*/dz2 - sum_nu p_nu d2alpha_nu/dz2 (the ddot(q) terms of (20); = C_i^r of (15)):");
+        let speeds: Vec<String> = speeds.to_vec();
+        t.symmetric(g, "G", mass_matrix_g, &speeds);
+        t.prose("\nG dz/dt = forcing (eq. 20 solved for the ddot(q_i)):");
+        t.rows("(G dz/dt)", forcing, &speeds);
         t
     }
 }

@@ -1,10 +1,46 @@
 //! Differentiation, substitution, numeric evaluation and printing over the [`Graph`].
 
-use super::graph::{Func, Func2, Graph, Id, Node};
+use super::func::{Func, Func2};
+use super::graph::{Graph, Id, Node};
 use super::number::Number;
 use std::collections::HashMap;
 
 impl Graph {
+    /// The direct operands of a node (empty for leaves); an atom's definition is not an
+    /// operand.
+    pub fn children(&self, id: Id) -> Vec<Id> {
+        match self.node(id) {
+            Node::Num(_) | Node::Sym(_) => vec![],
+            Node::Add(_, ts) => ts.iter().map(|(_, t)| *t).collect(),
+            Node::Mul(fs) => fs.iter().map(|(b, _)| *b).collect(),
+            Node::Fn(_, a) => vec![*a],
+            Node::Fn2(_, a, b) => vec![*a, *b],
+        }
+    }
+
+    /// The auxiliary atoms reachable from `roots` (through their definitions too), in
+    /// definition order, which is a valid evaluation order.
+    pub fn atoms_under(&self, roots: &[Id]) -> Vec<u32> {
+        let mut found: Vec<u32> = Vec::new();
+        let mut stack: Vec<Id> = roots.to_vec();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            if let Node::Sym(s) = self.node(id) {
+                if let Some(def) = self.definition(*s) {
+                    found.push(*s);
+                    stack.push(def);
+                }
+            }
+            stack.extend(self.children(id));
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
     /// The partial derivative `d e / d s` (memoized per (node, symbol)).
     pub fn diff(&mut self, e: Id, s: u32) -> Id {
         if !self.depends_on(e, s) {

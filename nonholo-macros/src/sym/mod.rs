@@ -1,14 +1,17 @@
-//! Stage 3: the symbolic engine — a hash-consed expression DAG with canonical sums and
-//! products over exact rationals, differentiation, substitution and simplification —
-//! and the lowering of the checked model into it.
+//! The symbolic engine, the ground floor: a hash-consed expression DAG with canonical
+//! sums and products over exact rationals, differentiation, substitution and
+//! simplification, linear solves and matrices. It knows nothing of the DSL.
 
 pub mod calculus;
+pub mod func;
 pub mod graph;
 pub mod linsolve;
-pub mod lower;
+pub mod matrix;
 pub mod number;
 
-pub use graph::{Func, Func2, Graph, Id, Node};
+pub use func::{Func, Func2, Function, FUNCTION_NAMES};
+pub use graph::{Graph, Id, Node};
+pub use matrix::Mat;
 pub use number::Number;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! One-line engine tests: `"x*1 + 0" => "x"`.
 
-use super::graph::{Func, Func2, Graph, Id};
+use super::func::{Func, Func2};
+use super::graph::{Graph, Id};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::{BinOp, Expr};
 use crate::dsl::parse::parse_expr;

@@ -1,39 +1,12 @@
-//! Lowering of the checked model's expressions into the [`Graph`].
+//! Stage 3: the checked model into the symbolic engine — symbols by role, `let`s as
+//! shared subexpressions (parameter-only ones as atoms), the DSL's functions by the
+//! engine's one table ([`Function`]).
 
-use super::graph::{Func, Func2, Graph, Id, Node};
-use super::number::Number;
-use crate::check::{Checked, Parametrization};
+use crate::check::Checked;
 use crate::dsl::ast::{BinOp, Expr};
+use crate::model::{Lowered, Names, Parametrization, Sites, Symbols};
+use crate::sym::{Func2, Function, Graph, Id, Node};
 use std::collections::HashMap;
-
-/// The symbols of a model, by role.
-pub struct Symbols {
-    pub t: u32,
-    pub params: Vec<u32>,
-    /// Generalized coordinates q.
-    pub q: Vec<u32>,
-    /// Their velocities dot(q).
-    pub qd: Vec<u32>,
-    /// Speeds z (quasi-velocities, parameters or independent velocities).
-    pub z: Vec<u32>,
-}
-
-/// The model as expressions.
-pub struct Lowered {
-    pub graph: Graph,
-    pub syms: Symbols,
-    pub kinetic: Id,
-    pub potential: Id,
-    pub forces: Vec<Id>,
-    /// `lhs - rhs` of each constraint, in q, dot(q), t.
-    pub constraints: Vec<Id>,
-    /// `speeds { .. }` definitions z = Z dot(q) + psi, in q, dot(q), t.
-    pub speed_defs: Option<Vec<Id>>,
-    /// `velocities(..)` definitions dot(q) = psi(q, z, t).
-    pub velocity_defs: Option<Vec<Id>>,
-    /// Parameter defaults.
-    pub defaults: Vec<Option<Number>>,
-}
 
 struct Lowerer<'a> {
     g: Graph,
@@ -143,10 +116,16 @@ pub fn lower(m: &Checked) -> Lowered {
             lw.g.sub(l, r)
         })
         .collect();
-    let (speed_defs, velocity_defs) = match &m.parametrization {
-        Parametrization::Speeds(es) => (Some(es.iter().map(|e| lw.expr(e)).collect()), None),
-        Parametrization::Velocities(es) => (None, Some(es.iter().map(|e| lw.expr(e)).collect())),
-        Parametrization::Independent { .. } => (None, None),
+    let parametrization = match &m.parametrization {
+        Parametrization::Speeds(es) => {
+            Parametrization::Speeds(es.iter().map(|e| lw.expr(e)).collect())
+        }
+        Parametrization::Velocities(es) => {
+            Parametrization::Velocities(es.iter().map(|e| lw.expr(e)).collect())
+        }
+        Parametrization::Independent { dependent } => Parametrization::Independent {
+            dependent: dependent.clone(),
+        },
     };
     Lowered {
         graph: lw.g,
@@ -157,12 +136,23 @@ pub fn lower(m: &Checked) -> Lowered {
             qd,
             z,
         },
+        names: Names {
+            model: m.name.to_string(),
+            coords: m.coords.iter().map(|c| c.to_string()).collect(),
+            speeds: m.speeds.iter().map(|s| s.to_string()).collect(),
+        },
+        sites: Sites {
+            kinetic: m.kinetic_span,
+            parametrization: m.parametrization_span,
+            speeds: m.speeds.iter().map(|s| s.span()).collect(),
+            constraints: m.constraints.iter().map(|c| c.span).collect(),
+        },
+        formulation: m.formulation,
         kinetic,
         potential,
         forces,
         constraints,
-        speed_defs,
-        velocity_defs,
+        parametrization,
         defaults,
     }
 }
@@ -247,35 +237,21 @@ impl Lowerer<'_> {
     fn apply(&mut self, name: &str, args: &[Id]) -> Id {
         let a = args.first().copied().unwrap_or_else(|| self.g.zero());
         let b = args.get(1).copied().unwrap_or_else(|| self.g.zero());
-        let f = match name {
-            "sin" => Func::Sin,
-            "cos" => Func::Cos,
-            "tan" => Func::Tan,
-            "asin" => Func::Asin,
-            "acos" => Func::Acos,
-            "atan" => Func::Atan,
-            "sinh" => Func::Sinh,
-            "cosh" => Func::Cosh,
-            "tanh" => Func::Tanh,
-            "exp" => Func::Exp,
-            "ln" => Func::Ln,
-            "sqrt" => Func::Sqrt,
-            "abs" => Func::Abs,
-            "atan2" => return self.g.func2(Func2::Atan2, a, b),
-            "powf" => return self.g.func2(Func2::Powf, a, b),
-            "powi" => {
+        match Function::by_name(name) {
+            Some(Function::Unary(f)) => self.g.func(f, a),
+            Some(Function::Binary(f)) => self.g.func2(f, a, b),
+            Some(Function::Powi) => {
                 let n = self
                     .g
                     .as_number(b)
                     .and_then(|n| n.as_int())
                     .and_then(|n| i32::try_from(n).ok());
-                return match n {
+                match n {
                     Some(n) => self.g.powi(a, n),
                     None => self.g.func2(Func2::Powf, a, b),
-                };
+                }
             }
-            _ => return self.g.zero(),
-        };
-        self.g.func(f, a)
+            None => self.g.zero(),
+        }
     }
 }

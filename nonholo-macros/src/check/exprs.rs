@@ -1,0 +1,329 @@
+//! Expressions: names resolved, `dot` only of coordinates and only where velocities are
+//! allowed, speeds only in `velocities(..)`, functions by the engine's table with their
+//! arities, `let`s used after their definition.
+
+use super::names::{kind_name, Kind, NameTable};
+use crate::ctxt::{nearest, Ctxt};
+use crate::dsl::ast::{self, Expr};
+use crate::sym::{Function, FUNCTION_NAMES};
+use proc_macro2::Span;
+use syn::Ident;
+
+/// Which symbols an expression may use.
+#[derive(Clone, Copy)]
+pub struct Allowed {
+    pub what: &'static str,
+    pub velocities: bool,
+    pub speeds: bool,
+}
+
+impl Allowed {
+    /// Positions and velocities, no speeds (T, forces, constraints, speeds' definitions).
+    pub const fn velocities(what: &'static str) -> Allowed {
+        Allowed {
+            what,
+            velocities: true,
+            speeds: false,
+        }
+    }
+
+    /// Positions only (V).
+    pub const fn positions(what: &'static str) -> Allowed {
+        Allowed {
+            what,
+            velocities: false,
+            speeds: false,
+        }
+    }
+}
+
+/// What a `let` (transitively) uses: velocities, speeds.
+#[derive(Clone, Copy, Default)]
+struct Uses {
+    velocities: bool,
+    speeds: bool,
+}
+
+pub struct Validator<'a> {
+    cx: &'a Ctxt,
+    names: &'a NameTable,
+    let_deps: Vec<Uses>,
+}
+
+impl<'a> Validator<'a> {
+    /// A validator that knows what each `let` uses (and has reported misuse inside lets).
+    pub fn new(cx: &'a Ctxt, names: &'a NameTable, lets: &'a [ast::Named]) -> Self {
+        let mut v = Validator {
+            cx,
+            names,
+            let_deps: Vec::with_capacity(lets.len()),
+        };
+        for i in 0..lets.len() {
+            let mut u = Uses::default();
+            v.walk(&lets[i].expr, Some(i), &mut u, None);
+            v.let_deps.push(u);
+        }
+        v
+    }
+
+    pub fn expr(&self, e: &Expr, allowed: Allowed) {
+        let mut u = Uses::default();
+        self.walk(e, None, &mut u, Some(allowed));
+    }
+
+    /// A parameter default: a constant expression.
+    pub fn constant(&self, e: &Expr) {
+        let mut bad = None;
+        find_ident(e, &mut |id: &Ident| {
+            if bad.is_none() {
+                bad = Some(id.clone());
+            }
+        });
+        if let Some(id) = bad {
+            self.cx.error_help(
+                id.span(),
+                "a parameter's default must be a number",
+                "write a literal such as `9.81`",
+            );
+        }
+        if let Some(span) = find_dot(e) {
+            self.cx
+                .error(span, "a parameter's default must be a number");
+        }
+    }
+
+    /// Walk an expression, reporting unknown names, misuse of `dot` and functions.
+    /// `in_let`: index of the `let` being defined (only earlier lets are visible);
+    /// `allowed`: the context's rules (None while computing `let` dependencies).
+    fn walk(&self, e: &Expr, in_let: Option<usize>, uses: &mut Uses, allowed: Option<Allowed>) {
+        match e {
+            Expr::Lit { .. } | Expr::Error(_) => {}
+            Expr::Ident(id) => {
+                let key = id.to_string();
+                match self.names.get(&key) {
+                    Some((Kind::Let(j), _)) => {
+                        if let Some(i) = in_let {
+                            if *j >= i {
+                                self.cx.error_help(
+                                    id.span(),
+                                    format!("`{key}` is used before its `let`"),
+                                    "a `let` may only use the ones written above it",
+                                );
+                                return;
+                            }
+                        }
+                        if let Some(d) = self.let_deps.get(*j) {
+                            if let Some(a) = allowed {
+                                if d.velocities && !a.velocities {
+                                    self.cx.error_help(
+                                        id.span(),
+                                        format!(
+                                            "`{key}` depends on velocities, which {} cannot use",
+                                            a.what
+                                        ),
+                                        velocity_help(a.what),
+                                    );
+                                }
+                                if d.speeds && !a.speeds {
+                                    self.cx.error_help(
+                                        id.span(),
+                                        format!(
+                                            "`{key}` depends on speeds, which {} cannot use",
+                                            a.what
+                                        ),
+                                        "speeds may only appear in `velocities(..)`",
+                                    );
+                                }
+                            }
+                            uses.velocities |= d.velocities;
+                            uses.speeds |= d.speeds;
+                        }
+                    }
+                    Some((Kind::Speed, _)) => {
+                        uses.speeds = true;
+                        if let Some(a) = allowed {
+                            if !a.speeds {
+                                self.cx.error_help(
+                                    id.span(),
+                                    format!("the speed `{key}` cannot be used in {}", a.what),
+                                    "speeds may only appear in `velocities(..)`; write it with `dot(..)`",
+                                );
+                            }
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        let cands = self.names.sorted_names();
+                        let msg = format!("cannot find `{key}` in this model");
+                        if Function::by_name(&key).is_some() {
+                            self.cx.error_help(
+                                id.span(),
+                                msg,
+                                format!("`{key}` is a function: call it, `{key}(x)`"),
+                            );
+                        } else {
+                            match nearest(&key, cands) {
+                                Some(s) => self.cx.error_help(
+                                    id.span(),
+                                    msg,
+                                    format!("did you mean `{s}`?"),
+                                ),
+                                None => self.cx.error_help(
+                                    id.span(),
+                                    msg,
+                                    "declare it in `parameters`, `coordinates` or a `let`",
+                                ),
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Dot { arg, span } => {
+                uses.velocities = true;
+                match &**arg {
+                    Expr::Ident(id)
+                        if matches!(self.names.get(&id.to_string()), Some((Kind::Coord, _))) => {}
+                    Expr::Ident(id) => {
+                        let what = self.names.get(&id.to_string()).map(|(k, _)| kind_name(*k));
+                        self.cx.error_help(
+                            id.span(),
+                            match what {
+                                Some(w) => format!("`dot` takes a coordinate; `{id}` is {w}"),
+                                None => format!("`dot` takes a coordinate; `{id}` is not declared"),
+                            },
+                            "velocities exist only for the names in `coordinates`",
+                        );
+                    }
+                    other => self.cx.error_help(
+                        other.span(),
+                        "`dot` takes a coordinate name",
+                        "write `dot(x)`; the velocity of an expression is not defined",
+                    ),
+                }
+                if let Some(a) = allowed {
+                    if !a.velocities {
+                        self.cx.error_help(
+                            *span,
+                            format!("{} cannot depend on velocities", a.what),
+                            velocity_help(a.what),
+                        );
+                    }
+                }
+            }
+            Expr::Neg { expr, .. } => self.walk(expr, in_let, uses, allowed),
+            Expr::Bin { lhs, rhs, .. } => {
+                self.walk(lhs, in_let, uses, allowed);
+                self.walk(rhs, in_let, uses, allowed);
+            }
+            Expr::Call { func, args } => {
+                self.function(func, args.len(), false, args.first());
+                for a in args {
+                    self.walk(a, in_let, uses, allowed);
+                }
+            }
+            Expr::Method { recv, func, args } => {
+                self.function(func, args.len() + 1, true, args.first());
+                self.walk(recv, in_let, uses, allowed);
+                for a in args {
+                    self.walk(a, in_let, uses, allowed);
+                }
+            }
+        }
+    }
+
+    fn function(&self, func: &Ident, arity: usize, method: bool, first_arg: Option<&Expr>) {
+        let name = func.to_string();
+        let Some(n) = Function::by_name(&name).map(Function::arity) else {
+            let msg = format!("unknown function `{name}`");
+            let aliases = [
+                ("log", "ln"),
+                ("pow", "powf"),
+                ("sq", "powi"),
+                ("square", "powi"),
+                ("arctan", "atan"),
+                ("arctan2", "atan2"),
+            ];
+            let alias = aliases.iter().find(|(a, _)| *a == name).map(|(_, b)| *b);
+            match alias.or_else(|| nearest(&name, FUNCTION_NAMES.iter().copied())) {
+                Some(s) => self
+                    .cx
+                    .error_help(func.span(), msg, format!("did you mean `{s}`?")),
+                None => self.cx.error_help(
+                    func.span(),
+                    msg,
+                    format!("the functions are {}", FUNCTION_NAMES.join(" ")),
+                ),
+            }
+            return;
+        };
+        if n != arity {
+            let form = if method { "method" } else { "function" };
+            self.cx.error(
+                func.span(),
+                format!(
+                    "`{name}` takes {} argument(s) as a {form}, not {}",
+                    if method { n - 1 } else { n },
+                    if method { arity - 1 } else { arity }
+                ),
+            );
+            return;
+        }
+        if name == "powi" {
+            let exp = if method { first_arg } else { None };
+            let exp_ok = |e: &Expr| match e {
+                Expr::Lit { value, .. } => value.as_int().is_some(),
+                Expr::Neg { expr, .. } => {
+                    matches!(&**expr, Expr::Lit { value, .. } if value.as_int().is_some())
+                }
+                _ => false,
+            };
+            if let Some(e) = exp {
+                if !exp_ok(e) {
+                    self.cx.error_help(
+                        e.span(),
+                        "`powi` takes an integer literal exponent",
+                        "use `powf` for other exponents",
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn velocity_help(what: &str) -> &'static str {
+    match what {
+        "potential_energy" => "the potential V(q, t) depends on positions only; velocity-dependent forces go in `forces { .. }`",
+        "velocities" => "`velocities(..)` gives dot(q) in terms of the speeds",
+        _ => "velocities are not allowed here",
+    }
+}
+
+pub fn find_ident(e: &Expr, f: &mut impl FnMut(&Ident)) {
+    match e {
+        Expr::Ident(id) => f(id),
+        Expr::Lit { .. } | Expr::Error(_) | Expr::Dot { .. } => {}
+        Expr::Neg { expr, .. } => find_ident(expr, f),
+        Expr::Bin { lhs, rhs, .. } => {
+            find_ident(lhs, f);
+            find_ident(rhs, f);
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|a| find_ident(a, f)),
+        Expr::Method { recv, args, .. } => {
+            find_ident(recv, f);
+            args.iter().for_each(|a| find_ident(a, f));
+        }
+    }
+}
+
+pub fn find_dot(e: &Expr) -> Option<Span> {
+    match e {
+        Expr::Dot { span, .. } => Some(*span),
+        Expr::Neg { expr, .. } => find_dot(expr),
+        Expr::Bin { lhs, rhs, .. } => find_dot(lhs).or_else(|| find_dot(rhs)),
+        Expr::Call { args, .. } => args.iter().find_map(find_dot),
+        Expr::Method { recv, args, .. } => {
+            find_dot(recv).or_else(|| args.iter().find_map(find_dot))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,234 @@
+//! Stage 2: validate the parsed model and resolve names. Every error is recorded with the
+//! user's span; the result is usable (with placeholders) even when errors were found, so
+//! one mistake does not hide the next.
+
+mod exprs;
+mod names;
+mod parametrization;
+
+use crate::ctxt::{nearest, Ctxt};
+use crate::dsl::ast::{self, Expr, Model, Named, Section};
+use crate::model::{Formulation, Parametrization};
+use exprs::{Allowed, Validator};
+use names::{Kind, NameTable};
+use proc_macro2::Span;
+use syn::Ident;
+
+pub struct Constraint {
+    /// `lhs - rhs`.
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub span: Span,
+    pub text: String,
+}
+
+/// The validated model.
+pub struct Checked {
+    pub attrs: Vec<syn::Attribute>,
+    pub vis: syn::Visibility,
+    pub name: Ident,
+    pub params: Vec<(Ident, Option<Expr>)>,
+    pub coords: Vec<Ident>,
+    pub speeds: Vec<Ident>,
+    pub lets: Vec<(Ident, Expr)>,
+    pub kinetic: Expr,
+    pub kinetic_span: Span,
+    pub potential: Option<Expr>,
+    pub forces: Vec<Option<Expr>>,
+    pub constraints: Vec<Constraint>,
+    pub parametrization: Parametrization<Expr>,
+    pub parametrization_span: Span,
+    pub formulation: Formulation,
+}
+
+pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
+    let name = m.name.clone()?;
+    let mut names = NameTable::new();
+    let params: Vec<(Ident, Option<Expr>)> = m
+        .parameters
+        .map(|s| s.value.into_iter().map(|p| (p.name, p.default)).collect())
+        .unwrap_or_default();
+    for (p, _) in &params {
+        names.declare(p, Kind::Param, cx);
+    }
+    let coords = coordinates(m.coordinates, &m.failed, &name, cx);
+    for q in &coords {
+        names.declare(q, Kind::Coord, cx);
+    }
+    let speeds: Vec<Ident> = match (&m.speeds, &m.velocities) {
+        (Some(s), _) => s.value.iter().map(|n| n.name.clone()).collect(),
+        (None, Some(v)) => v.value.params.clone(),
+        (None, None) => vec![],
+    };
+    for z in &speeds {
+        names.declare(z, Kind::Speed, cx);
+    }
+    for (i, l) in m.lets.iter().enumerate() {
+        names.declare(&l.name, Kind::Let(i), cx);
+    }
+    let v = Validator::new(cx, &names, &m.lets);
+
+    for d in params.iter().filter_map(|(_, d)| d.as_ref()) {
+        v.constant(d);
+    }
+    let (kinetic, kinetic_span) = kinetic_energy(m.kinetic, &m.failed, &name, &v, cx);
+    let potential = m.potential.map(|s| {
+        v.expr(&s.value, Allowed::positions("potential_energy"));
+        s.value
+    });
+    let forces = forces(m.forces, &coords, &v, cx);
+    let constraints_span = m.constraints.as_ref().map(|c| c.span);
+    let constraints = constraints(m.constraints, &v);
+    let pk = parametrization::Context {
+        cx,
+        v: &v,
+        coords: &coords,
+        nc: constraints.len(),
+        constraints_span,
+        model_span: name.span(),
+    };
+    let (parametrization, parametrization_span) =
+        parametrization::parametrization(&pk, m.speeds, m.velocities, m.dependent);
+    let (formulation, _) = formulation(m.formulation, &name, cx);
+    if let Some((msg, help)) = formulation.rejects(parametrization.kind()) {
+        cx.error_help(parametrization_span, msg, help);
+    }
+
+    Some(Checked {
+        attrs: m.attrs,
+        vis: m.vis.unwrap_or(syn::Visibility::Inherited),
+        name,
+        params,
+        coords,
+        speeds,
+        lets: m.lets.into_iter().map(|l| (l.name, l.expr)).collect(),
+        kinetic,
+        kinetic_span,
+        potential,
+        forces,
+        constraints,
+        parametrization,
+        parametrization_span,
+        formulation,
+    })
+}
+
+fn coordinates(
+    section: Option<Section<Vec<Ident>>>,
+    failed: &[String],
+    name: &Ident,
+    cx: &Ctxt,
+) -> Vec<Ident> {
+    match section {
+        Some(s) if !s.value.is_empty() => s.value,
+        Some(s) => {
+            cx.error(s.span, "a model needs at least one coordinate");
+            vec![]
+        }
+        None if failed.iter().any(|h| h == "coordinates") => vec![],
+        None => {
+            cx.error_help(
+                name.span(),
+                "missing `coordinates { .. }`",
+                "declare the generalized coordinates, e.g. `coordinates { x, y, theta }`",
+            );
+            vec![]
+        }
+    }
+}
+
+fn kinetic_energy(
+    section: Option<Section<Expr>>,
+    failed: &[String],
+    name: &Ident,
+    v: &Validator,
+    cx: &Ctxt,
+) -> (Expr, Span) {
+    match section {
+        Some(s) => {
+            v.expr(&s.value, Allowed::velocities("kinetic_energy"));
+            (s.value, s.span)
+        }
+        None => {
+            if !failed.iter().any(|h| h == "kinetic_energy") {
+                cx.error_help(
+                    name.span(),
+                    "missing `kinetic_energy = ...;`",
+                    "write T as a function of the coordinates and `dot(q)`",
+                );
+            }
+            (Expr::Error(name.span()), name.span())
+        }
+    }
+}
+
+/// `forces { q: F_q, .. }`: one generalized force per coordinate at most.
+fn forces(
+    section: Option<Section<Vec<Named>>>,
+    coords: &[Ident],
+    v: &Validator,
+    cx: &Ctxt,
+) -> Vec<Option<Expr>> {
+    let mut forces: Vec<Option<Expr>> = coords.iter().map(|_| None).collect();
+    for f in section.map(|s| s.value).unwrap_or_default() {
+        v.expr(&f.expr, Allowed::velocities("forces"));
+        match coords.iter().position(|q| *q == f.name) {
+            Some(i) if forces[i].is_some() => cx.error_help(
+                f.name.span(),
+                format!("two forces on coordinate `{}`", f.name),
+                "add them in one entry",
+            ),
+            Some(i) => forces[i] = Some(f.expr),
+            None => {
+                let msg = format!(
+                    "forces are given per coordinate; `{}` is not a coordinate",
+                    f.name
+                );
+                let names: Vec<String> = coords.iter().map(|c| c.to_string()).collect();
+                match nearest(&f.name.to_string(), names.iter().map(|s| s.as_str())) {
+                    Some(s) => cx.error_help(f.name.span(), msg, format!("did you mean `{s}`?")),
+                    None => cx.error(f.name.span(), msg),
+                }
+            }
+        }
+    }
+    forces
+}
+
+fn constraints(section: Option<Section<Vec<ast::Constraint>>>, v: &Validator) -> Vec<Constraint> {
+    section
+        .map(|s| s.value)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| {
+            v.expr(&c.lhs, Allowed::velocities("constraints"));
+            v.expr(&c.rhs, Allowed::velocities("constraints"));
+            let text = c.text();
+            Constraint {
+                lhs: c.lhs,
+                rhs: c.rhs,
+                span: c.span,
+                text,
+            }
+        })
+        .collect()
+}
+
+/// `formulation = name;` (default Gibbs–Appell).
+fn formulation(section: Option<Section<Ident>>, name: &Ident, cx: &Ctxt) -> (Formulation, Span) {
+    let Some(f) = section else {
+        return (Formulation::GibbsAppell, name.span());
+    };
+    let span = f.value.span();
+    let given = f.value.to_string();
+    if let Some(known) = Formulation::from_name(&given) {
+        return (known, span);
+    }
+    let known: Vec<&str> = Formulation::ALL.iter().map(|f| f.name()).collect();
+    let msg = format!("unknown formulation `{given}`");
+    match nearest(&given, known.iter().copied()) {
+        Some(k) => cx.error_help(span, msg, format!("did you mean `{k}`?")),
+        None => cx.error_help(span, msg, format!("choose one of {}", known.join(", "))),
+    }
+    (Formulation::GibbsAppell, span)
+}

@@ -1,0 +1,87 @@
+//! The model's names: one table of what each name is, each declared once, none shadowing
+//! time, a function of the DSL or a reserved word.
+
+use crate::ctxt::Ctxt;
+use crate::sym::Function;
+use proc_macro2::Span;
+use std::collections::HashMap;
+use syn::Ident;
+
+/// What a name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Time,
+    Param,
+    Coord,
+    Speed,
+    Let(usize),
+}
+
+pub fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Time => "time",
+        Kind::Param => "a parameter",
+        Kind::Coord => "a coordinate",
+        Kind::Speed => "a speed",
+        Kind::Let(_) => "a `let`",
+    }
+}
+
+/// Every declared name with its kind and span (`t` is predeclared).
+pub struct NameTable {
+    names: HashMap<String, (Kind, Span)>,
+}
+
+impl NameTable {
+    pub fn new() -> Self {
+        let mut names = HashMap::new();
+        names.insert("t".into(), (Kind::Time, Span::call_site()));
+        NameTable { names }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&(Kind, Span)> {
+        self.names.get(name)
+    }
+
+    /// All names, sorted (for "did you mean" suggestions).
+    pub fn sorted_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.names.keys().map(|s| s.as_str()).collect();
+        v.sort();
+        v
+    }
+
+    /// Declare `id`, reporting a clash with time, a reserved word, a function or an
+    /// earlier declaration.
+    pub fn declare(&mut self, id: &Ident, kind: Kind, cx: &Ctxt) {
+        let key = id.to_string();
+        if key == "t" {
+            cx.error_help(
+                id.span(),
+                "`t` is time and cannot be redeclared",
+                "choose another name",
+            );
+            return;
+        }
+        if key == "dot" || key == "self" || key.starts_with("__") {
+            cx.error(id.span(), format!("`{key}` is reserved"));
+            return;
+        }
+        if Function::by_name(&key).is_some() {
+            cx.error_help(
+                id.span(),
+                format!("`{key}` is a function of the DSL"),
+                "choose another name",
+            );
+            return;
+        }
+        if let Some((prev, _)) = self.names.get(&key) {
+            cx.error_help(
+                id.span(),
+                format!("`{key}` is already declared as {}", kind_name(*prev)),
+                "every parameter, coordinate, speed and `let` needs its own name",
+            );
+            return;
+        }
+        self.names.insert(key, (kind, id.span()));
+    }
+}

@@ -1,0 +1,316 @@
+//! Straight-line Rust from the DAG: shared subexpressions (nodes used more than once)
+//! become `let`s, auxiliary atoms are computed once before their uses, everything else is
+//! inlined. A [`Layout`] names the outputs of one block so that callers never compute
+//! offsets.
+
+use crate::check::Checked;
+use crate::model::Symbols;
+use crate::sym::{Func, Graph, Id, Mat, Node, Number};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// How each symbol is read in a generated function.
+pub type Bindings = HashMap<u32, TokenStream>;
+
+/// Straight-line code computing `outputs`: (let statements, one expression per output).
+/// Auxiliary symbols (`Graph::define`) reachable from the outputs are computed first, in
+/// definition order, each once.
+pub fn block(
+    g: &Graph,
+    outputs: &[Id],
+    bind: &Bindings,
+    prefix: &str,
+) -> (TokenStream, Vec<TokenStream>) {
+    // Auxiliary symbols reachable from the outputs, through their definitions too
+    // (those bound by the caller are computed there).
+    let defined: Vec<u32> = g
+        .atoms_under(outputs)
+        .into_iter()
+        .filter(|s| !bind.contains_key(s))
+        .collect();
+    let roots: Vec<Id> = defined.iter().filter_map(|s| g.definition(*s)).collect();
+
+    // Count parents of every node reachable from the definitions and the outputs.
+    let mut uses: HashMap<Id, u32> = HashMap::new();
+    let mut seen: HashMap<Id, ()> = HashMap::new();
+    let mut order_all: Vec<Id> = Vec::new();
+    for o in roots.iter().chain(outputs) {
+        *uses.entry(*o).or_insert(0) += 1;
+        visit(g, *o, &mut uses, &mut seen, &mut order_all);
+    }
+    let mut bind = bind.clone();
+    let mut names: HashMap<Id, TokenStream> = HashMap::new();
+    let mut lets = TokenStream::new();
+    let mut k = 0usize;
+    let mut emitted: HashMap<Id, ()> = HashMap::new();
+    let mut emit_shared = |root: Id,
+                           bind: &Bindings,
+                           names: &mut HashMap<Id, TokenStream>,
+                           lets: &mut TokenStream| {
+        let mut order = Vec::new();
+        let mut local_uses = HashMap::new();
+        visit(g, root, &mut local_uses, &mut emitted, &mut order);
+        for id in order {
+            let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
+            let leaf = matches!(g.node(id), Node::Num(_) | Node::Sym(_));
+            if shared && !leaf && id != root {
+                let e = render(g, id, bind, names);
+                let name = format_ident!("__{}{}", prefix, k);
+                k += 1;
+                lets.extend(quote! { let #name: f64 = #e; });
+                names.insert(id, quote! { #name });
+            }
+        }
+    };
+    for (s, root) in defined.iter().zip(&roots) {
+        emit_shared(*root, &bind, &mut names, &mut lets);
+        let e = render(g, *root, &bind, &names);
+        let name = format_ident!("__{}d{}", prefix, s);
+        lets.extend(quote! { let #name: f64 = #e; });
+        bind.insert(*s, quote! { #name });
+        names.insert(*root, quote! { #name });
+    }
+    for o in outputs {
+        emit_shared(*o, &bind, &mut names, &mut lets);
+    }
+    let outs = outputs
+        .iter()
+        .map(|o| render(g, *o, &bind, &names))
+        .collect();
+    (lets, outs)
+}
+
+fn visit(
+    g: &Graph,
+    id: Id,
+    uses: &mut HashMap<Id, u32>,
+    seen: &mut HashMap<Id, ()>,
+    order: &mut Vec<Id>,
+) {
+    if seen.insert(id, ()).is_some() {
+        return;
+    }
+    let children = g.children(id);
+    for c in children {
+        *uses.entry(c).or_insert(0) += 1;
+        visit(g, c, uses, seen, order);
+    }
+    order.push(id);
+}
+
+pub fn lit(x: Number) -> TokenStream {
+    let v = x.to_f64();
+    if v.is_nan() {
+        quote! { ::core::f64::NAN }
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote! { ::core::f64::INFINITY }
+        } else {
+            quote! { ::core::f64::NEG_INFINITY }
+        }
+    } else {
+        let l = Literal::f64_suffixed(v.abs());
+        if v < 0.0 {
+            quote! { (-#l) }
+        } else {
+            quote! { #l }
+        }
+    }
+}
+
+fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) -> TokenStream {
+    if let Some(n) = names.get(&id) {
+        return n.clone();
+    }
+    match g.node(id) {
+        Node::Num(n) => lit(*n),
+        Node::Sym(s) => bind
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| quote! { ::core::f64::NAN }),
+        Node::Add(c, ts) => {
+            let mut out = TokenStream::new();
+            let mut first = true;
+            for (k, t) in ts.iter() {
+                let e = render(g, *t, bind, names);
+                let neg = k.is_negative();
+                let ak = if neg { k.neg() } else { *k };
+                let term = if ak.is_one() {
+                    e
+                } else {
+                    let l = lit(ak);
+                    quote! { #l * #e }
+                };
+                if first {
+                    out.extend(if neg {
+                        quote! { -#term }
+                    } else {
+                        term
+                    });
+                } else if neg {
+                    out.extend(quote! { - #term });
+                } else {
+                    out.extend(quote! { + #term });
+                }
+                first = false;
+            }
+            if !c.is_zero() {
+                let neg = c.is_negative();
+                let l = lit(if neg { c.neg() } else { *c });
+                out.extend(if neg {
+                    quote! { - #l }
+                } else {
+                    quote! { + #l }
+                });
+            }
+            quote! { (#out) }
+        }
+        Node::Mul(fs) => {
+            let pow = |b: Id, e: i32| -> TokenStream {
+                let base = render(g, b, bind, names);
+                match e {
+                    1 => base,
+                    2 => quote! { (#base * #base) },
+                    _ => {
+                        let e = Literal::i32_unsuffixed(e);
+                        quote! { #base.powi(#e) }
+                    }
+                }
+            };
+            let num: Vec<TokenStream> = fs
+                .iter()
+                .filter(|(_, e)| *e > 0)
+                .map(|(b, e)| pow(*b, *e))
+                .collect();
+            let den: Vec<TokenStream> = fs
+                .iter()
+                .filter(|(_, e)| *e < 0)
+                .map(|(b, e)| pow(*b, -*e))
+                .collect();
+            let product = |xs: Vec<TokenStream>| -> TokenStream {
+                let mut it = xs.into_iter();
+                let mut acc = it.next().unwrap_or_else(|| quote! { 1.0f64 });
+                for x in it {
+                    acc = quote! { #acc * #x };
+                }
+                acc
+            };
+            let num = product(num);
+            if den.is_empty() {
+                quote! { (#num) }
+            } else {
+                let den = product(den);
+                quote! { (#num / (#den)) }
+            }
+        }
+        Node::Fn(f, a) => {
+            let a = render(g, *a, bind, names);
+            if *f == Func::Sign {
+                return quote! { ::nonholo::__private::signum0(#a) };
+            }
+            let m = Ident::new(f.name(), Span::call_site());
+            quote! { (#a).#m() }
+        }
+        Node::Fn2(f, a, b) => {
+            let a = render(g, *a, bind, names);
+            let b = render(g, *b, bind, names);
+            let m = Ident::new(f.name(), Span::call_site());
+            quote! { (#a).#m(#b) }
+        }
+    }
+}
+
+pub fn ident_for(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// Bindings of parameters (to locals of the same name), t, and the given symbol groups.
+pub fn param_bindings(m: &Checked, syms: &Symbols) -> (Bindings, TokenStream) {
+    let mut b = Bindings::new();
+    b.insert(syms.t, quote! { t });
+    let mut lets = TokenStream::new();
+    for ((p, _), s) in m.params.iter().zip(&syms.params) {
+        b.insert(*s, quote! { #p });
+        lets.extend(quote! { let #p: f64 = self.#p; });
+    }
+    (b, lets)
+}
+
+pub fn bind_array(b: &mut Bindings, syms: &[u32], arr: &Ident) {
+    for (i, s) in syms.iter().enumerate() {
+        let i = Literal::usize_unsuffixed(i);
+        b.insert(*s, quote! { #arr[#i] });
+    }
+}
+
+pub fn lit_usize(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+/// Where one group of outputs sits in a block.
+#[derive(Clone, Copy)]
+pub struct Slot {
+    start: usize,
+    len: usize,
+    cols: usize,
+}
+
+/// The outputs of one generated block, added by name (a vector or a matrix at a time).
+#[derive(Default)]
+pub struct Layout {
+    ids: Vec<Id>,
+}
+
+impl Layout {
+    pub fn new() -> Layout {
+        Layout::default()
+    }
+
+    pub fn vec(&mut self, v: &[Id]) -> Slot {
+        let start = self.ids.len();
+        self.ids.extend_from_slice(v);
+        Slot {
+            start,
+            len: v.len(),
+            cols: 1,
+        }
+    }
+
+    pub fn mat(&mut self, m: &Mat) -> Slot {
+        let start = self.ids.len();
+        self.ids.extend_from_slice(&m.e);
+        Slot {
+            start,
+            len: m.e.len(),
+            cols: m.c.max(1),
+        }
+    }
+
+    /// The block's `let`s and its rendered outputs.
+    pub fn block(&self, g: &Graph, bind: &Bindings, prefix: &str) -> (TokenStream, Rendered) {
+        let (lets, out) = block(g, &self.ids, bind, prefix);
+        (lets, Rendered(out))
+    }
+}
+
+/// The rendered outputs of a [`Layout`]'s block.
+pub struct Rendered(Vec<TokenStream>);
+
+impl Rendered {
+    pub fn vec(&self, s: Slot) -> &[TokenStream] {
+        &self.0[s.start..s.start + s.len]
+    }
+
+    pub fn at(&self, s: Slot, i: usize, j: usize) -> &TokenStream {
+        &self.0[s.start + i * s.cols + j]
+    }
+
+    /// A matrix as rows of an array literal, `[[a, b], [c, d]]`'s inner rows.
+    pub fn rows(&self, s: Slot) -> Vec<TokenStream> {
+        self.vec(s)
+            .chunks(s.cols)
+            .map(|row| quote! { [#(#row),*] })
+            .collect()
+    }
+}

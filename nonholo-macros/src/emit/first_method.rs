@@ -1,0 +1,329 @@
+//! Hooks for a first-method model, state `[q, z]`: `dq/dt = psi`, `G dz/dt = forcing`
+//! with G's independent blocks solved apart (1x1 by division, 2x2 in closed form,
+//! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
+
+use super::code::{bind_array, ident_for, lit_usize, Bindings, Layout};
+use super::{state_bindings, Hooks};
+use crate::check::Checked;
+use crate::mechanics::first_method::FirstMethod;
+use crate::mechanics::{Equations, SpeedsFromQdot};
+use crate::model::Lowered;
+use crate::sym::Graph;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+#[allow(clippy::too_many_arguments)]
+pub fn hooks(
+    m: &Checked,
+    low: &Lowered,
+    eq: &Equations,
+    d: &FirstMethod,
+    base: &Bindings,
+    plets: &TokenStream,
+    constraint_residual: TokenStream,
+    equations: String,
+) -> Hooks {
+    let g = &low.graph;
+    let syms = &low.syms;
+    let (nq, nz) = (syms.q.len(), syms.z.len());
+    let b_state = state_bindings(base, &syms.q, &syms.z);
+    let singular = quote! {
+        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+    };
+
+    // rhs
+    let diagonal = d.mass_matrix_g.is_diagonal(g);
+    let mut out = Layout::new();
+    let qdot_slot = out.vec(&d.qdot);
+    let forcing_slot = out.vec(&d.forcing);
+    let g_slot = if diagonal {
+        let diag: Vec<_> = (0..nz).map(|a| d.mass_matrix_g.at(a, a)).collect();
+        out.vec(&diag)
+    } else {
+        out.mat(&d.mass_matrix_g)
+    };
+    let (rhs_lets, r) = out.block(g, &b_state, "r");
+    let qdot_assign = r.vec(qdot_slot).iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __d[#i] = #e; }
+    });
+    let gm = |a: usize, b: usize| {
+        if diagonal {
+            r.at(g_slot, a, 0)
+        } else {
+            r.at(g_slot, a, b)
+        }
+    };
+    let forcing = r.vec(forcing_slot);
+    let solve: Vec<TokenStream> = g_blocks(g, d, diagonal)
+        .iter()
+        .map(|blk| {
+            let at = |a: usize| lit_usize(nq + a);
+            if blk.iter().all(|a| g.is_zero(d.forcing[*a])) {
+                // No forcing on these speeds: they are constant.
+                let zs = blk.iter().map(|a| {
+                    let i = at(*a);
+                    quote! { __d[#i] = 0.0; }
+                });
+                return quote! { #(#zs)* };
+            }
+            match blk.as_slice() {
+                [a] => {
+                    let (ga, fa, i) = (gm(*a, *a), &forcing[*a], at(*a));
+                    quote! {
+                        let __ga: f64 = #ga;
+                        if !(__ga > 0.0) { #singular }
+                        __d[#i] = #fa / __ga;
+                    }
+                }
+                [a, b] => {
+                    let (gaa, gab, gbb) = (gm(*a, *a), gm(*a, *b), gm(*b, *b));
+                    let (fa, fb, ia, ib) = (&forcing[*a], &forcing[*b], at(*a), at(*b));
+                    quote! {
+                        let (__gaa, __gab, __gbb): (f64, f64, f64) = (#gaa, #gab, #gbb);
+                        let __det = __gaa * __gbb - __gab * __gab;
+                        if !(__gaa > 0.0 && __det > 0.0) { #singular }
+                        let (__fa, __fb): (f64, f64) = (#fa, #fb);
+                        __d[#ia] = (__gbb * __fa - __gab * __fb) / __det;
+                        __d[#ib] = (__gaa * __fb - __gab * __fa) / __det;
+                    }
+                }
+                _ => {
+                    let k = lit_usize(blk.len());
+                    let rows = blk.iter().map(|a| {
+                        let cols = blk.iter().map(|b| gm(*a, *b));
+                        quote! { [#(#cols),*] }
+                    });
+                    let fs = blk.iter().map(|a| &forcing[*a]);
+                    let assigns = blk.iter().enumerate().map(|(j, a)| {
+                        let (i, j) = (at(*a), lit_usize(j));
+                        quote! { __d[#i] = __zd[#j]; }
+                    });
+                    quote! {
+                        {
+                            let __g: [[f64; #k]; #k] = [#(#rows),*];
+                            let __f: [f64; #k] = [#(#fs),*];
+                            let ::core::option::Option::Some(__zd) = ::nonholo::linalg::solve_spd(&__g, &__f) else { #singular };
+                            #(#assigns)*
+                        }
+                    }
+                }
+            }
+        })
+        .collect();
+    let rhs = quote! { #rhs_lets #(#qdot_assign)* #(#solve)* };
+
+    // rhs_jvp: the same pieces and their directional derivatives
+    let mut b_jvp = b_state.clone();
+    bind_array(&mut b_jvp, &d.jvp.dirs, &ident_for("__v"));
+    let mut jl = Layout::new();
+    let dq = jl.vec(&d.jvp.dqdot);
+    let gj = jl.mat(&d.mass_matrix_g);
+    let dg = jl.mat(&d.jvp.dg);
+    let fj = jl.vec(&d.forcing);
+    let df = jl.vec(&d.jvp.dforcing);
+    let (jvp_lets, j) = jl.block(g, &b_jvp, "j");
+    let nz_l = lit_usize(nz);
+    let dqdot_assign = j.vec(dq).iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __o[#i] = #e; }
+    });
+    let (g_rows, dg_rows, fo, dfo) = (j.rows(gj), j.rows(dg), j.vec(fj), j.vec(df));
+    let dz_assign = (0..nz).map(|a| {
+        let (i, a) = (lit_usize(nq + a), lit_usize(a));
+        quote! { __o[#i] = __dz[#a]; }
+    });
+    let rhs_jvp = quote! {
+        #jvp_lets
+        #(#dqdot_assign)*
+        let __g: [[f64; #nz_l]; #nz_l] = [#(#g_rows),*];
+        let __dg: [[f64; #nz_l]; #nz_l] = [#(#dg_rows),*];
+        let __f: [f64; #nz_l] = [#(#fo),*];
+        let __df: [f64; #nz_l] = [#(#dfo),*];
+        let ::core::option::Option::Some(__dz) = ::nonholo::__private::jvp_spd(&__g, &__f, &__dg, &__df) else { #singular };
+        #(#dz_assign)*
+    };
+
+    // qdot(t, q, z)
+    let mut b_qz = base.clone();
+    bind_array(&mut b_qz, &syms.q, &ident_for("__q"));
+    bind_array(&mut b_qz, &syms.z, &ident_for("__z"));
+    let mut ql = Layout::new();
+    let qs = ql.vec(&d.qdot);
+    let (qdot_lets, qo) = ql.block(g, &b_qz, "v");
+    let qo = qo.vec(qs);
+    let qdot = quote! { #qdot_lets *__qd_out = [#(#qo),*]; };
+
+    let mut el = Layout::new();
+    let es = el.vec(&[eq.energy]);
+    let (energy_lets, eo) = el.block(g, &b_state, "e");
+    let energy_out = &eo.vec(es)[0];
+    let energy = quote! { #energy_lets ::core::result::Result::Ok(#energy_out) };
+
+    let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
+    let inherent = inherent(m, low, d, &b_state, plets);
+    Hooks {
+        nz,
+        speed_names: eq.speed_names.clone(),
+        formulation: eq.formulation,
+        equations,
+        rhs,
+        rhs_jvp,
+        qdot,
+        speeds_from_qdot,
+        energy,
+        constraint_residual,
+        inherent,
+    }
+}
+
+/// The independent diagonal blocks of G (e.g. the momenta and the lean of the unicycle).
+fn g_blocks(g: &Graph, d: &FirstMethod, diagonal: bool) -> Vec<Vec<usize>> {
+    let nz = d.forcing.len();
+    if diagonal {
+        return (0..nz).map(|a| vec![a]).collect();
+    }
+    let mut block_of: Vec<usize> = (0..nz).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for a in 0..nz {
+        for b in 0..a {
+            if !g.is_zero(d.mass_matrix_g.at(a, b)) {
+                let (ra, rb) = (root(&mut block_of, a), root(&mut block_of, b));
+                block_of[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut blocks: Vec<Vec<usize>> = Vec::new();
+    for a in 0..nz {
+        let r = root(&mut block_of, a);
+        match blocks.iter_mut().find(|b| b[0] == r) {
+            Some(b) => b.push(a),
+            None => blocks.push(vec![a]),
+        }
+    }
+    blocks
+}
+
+/// The speeds from `(q, dot(q))`: a closed form, or Gauss–Newton on `psi(q, z, t) =
+/// dot(q)` for Benenti's parametric form.
+fn from_qdot(low: &Lowered, d: &FirstMethod, base: &Bindings, b_qz: &Bindings) -> TokenStream {
+    let g = &low.graph;
+    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
+    let (nq_l, nz_l) = (lit_usize(nq), lit_usize(nz));
+    match &d.speeds_from_qdot {
+        SpeedsFromQdot::Explicit(zs) => {
+            let mut b_qqd = base.clone();
+            bind_array(&mut b_qqd, &low.syms.q, &ident_for("__q"));
+            bind_array(&mut b_qqd, &low.syms.qd, &ident_for("__qd"));
+            let mut l = Layout::new();
+            let s = l.vec(zs);
+            let (zl, zo) = l.block(g, &b_qqd, "z");
+            let assigns = zo.vec(s).iter().enumerate().map(|(i, e)| {
+                let i = lit_usize(nq + i);
+                quote! { __out[#i] = #e; }
+            });
+            quote! { #zl #(#assigns)* }
+        }
+        SpeedsFromQdot::Parametric { linear } => {
+            let mut l = Layout::new();
+            let psi = l.vec(&d.qdot);
+            let psi_z = l.mat(&d.psi_z);
+            let a = l.mat(&d.mass_matrix_a);
+            let (pl, po) = l.block(g, b_qz, "p");
+            let (psi, psi_z_rows, a_rows) = (po.vec(psi), po.rows(psi_z), po.rows(a));
+            quote! {
+                let __eval = |__z: &[f64; #nz_l]| -> ([f64; #nq_l], [[f64; #nz_l]; #nq_l], [[f64; #nq_l]; #nq_l]) {
+                    #pl
+                    ([#(#psi),*], [#(#psi_z_rows),*], [#(#a_rows),*])
+                };
+                let ::core::option::Option::Some(__zs) = ::nonholo::__private::gauss_newton(__eval, __qd, #linear) else {
+                    return ::core::result::Result::Err(::nonholo::Error::NoSpeeds {
+                        reason: "Gauss-Newton on psi(q, z, t) = dot(q) did not converge",
+                        t,
+                        state: ::nonholo::__private::concat(q, qdot),
+                    });
+                };
+                for (__i, __x) in __zs.iter().enumerate() {
+                    __out[#nq_l + __i] = *__x;
+                }
+            }
+        }
+    }
+}
+
+/// `power_balance` and (with a split) `equation_terms`.
+fn inherent(
+    m: &Checked,
+    low: &Lowered,
+    d: &FirstMethod,
+    b_state: &Bindings,
+    plets: &TokenStream,
+) -> TokenStream {
+    let g = &low.graph;
+    let name = &m.name;
+    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
+    let (nz_l, dim_l) = (lit_usize(nz), lit_usize(nq + nz));
+    let mut b_pow = b_state.clone();
+    for (k, s) in d.power.zdot.iter().enumerate() {
+        let i = lit_usize(nq + k);
+        b_pow.insert(*s, quote! { __dz[#i] });
+    }
+    let mut pl = Layout::new();
+    let ps = pl.vec(&d.power.terms);
+    let (pow_lets, po) = pl.block(g, &b_pow, "w");
+    let pow_out = po.vec(ps);
+    let terms_method = if d.terms.is_empty() {
+        quote! {}
+    } else {
+        let term_names: Vec<&str> = d.terms.iter().map(|(n, _)| n.as_str()).collect();
+        let nt = lit_usize(d.terms.len());
+        let mut tl = Layout::new();
+        let slots: Vec<_> = d.terms.iter().map(|(_, v)| tl.vec(v)).collect();
+        let (term_lets, to) = tl.block(g, b_state, "u");
+        let term_rows = slots.iter().map(|s| {
+            let cols = to.vec(*s);
+            quote! { [#(#cols),*] }
+        });
+        quote! {
+            /// Names of the contributions returned by `equation_terms`.
+            pub const EQUATION_TERMS: &'static [&'static str] = &[#(#term_names),*];
+
+            /// The separate contributions to the equations at `(t, state)`, one row per
+            /// name of `EQUATION_TERMS`, one entry per speed; they add up to `-forcing` of
+            /// `G dz/dt = forcing` (for Boltzmann–Hamel: Talamucci's Q, Lambda, N of eq. 20,
+            /// the explicit-time and potential terms, the constraint correction and the
+            /// extra forces).
+            pub fn equation_terms(&self, t: f64, state: &[f64]) -> ::core::result::Result<[[f64; #nz_l]; #nt], ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets
+                #term_lets
+                ::core::result::Result::Ok([#(#term_rows),*])
+            }
+        }
+    };
+    quote! {
+        #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl #name {
+            /// The energy balance along the motion (Talamucci eq. 18 in Lagrangian form):
+            /// `d/dt energy = F . qd - dL/dt|explicit + R . qd`. Returns the three powers
+            /// `[F . qd, -dL/dt, R . qd]`, where R is the reaction implied by the derived
+            /// accelerations (`R = A qdd + h - F`); R does no work unless the constraints
+            /// or the speeds depend on time.
+            pub fn power_balance(&self, t: f64, state: &[f64]) -> ::core::result::Result<[f64; 3], ::nonholo::Error> {
+                let mut __dz = [0.0f64; #dim_l];
+                <Self as ::nonholo::Model>::rhs(self, t, state, &mut __dz)?;
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets
+                #pow_lets
+                ::core::result::Result::Ok([#(#pow_out),*])
+            }
+            #terms_method
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Stage 5: symbolic results -> straight-line Rust via `quote`. One `impl Model`
+//! template ([`model_impl`]) with hooks for the bodies that depend on the state layout
+//! ([`first_method`], [`second_method`]); the skeleton emitted after errors reuses it.
+//! Generated code uses absolute paths (`::nonholo::...`) and never allocates on success.
+//! No algebra happens here.
+
+pub mod code;
+pub mod equations;
+mod first_method;
+mod second_method;
+mod structs;
+
+use crate::check::Checked;
+use crate::mechanics::{Equations, Layout as StateLayout};
+use crate::model::{Formulation, Lowered};
+use code::{block, ident_for, lit_usize, param_bindings, Bindings};
+use proc_macro2::TokenStream;
+use quote::quote;
+pub use structs::emit_struct;
+
+/// The hooks of the `impl Model` template: statements run after the template's own
+/// prologue (the state and output arrays, the parameters as locals).
+pub struct Hooks {
+    pub nz: usize,
+    pub speed_names: Vec<String>,
+    pub formulation: Formulation,
+    pub equations: String,
+    /// `rhs`: fills `__d` from `__s`.
+    pub rhs: TokenStream,
+    /// `rhs_jvp`: fills `__o` from `__s` and the direction `__v`.
+    pub rhs_jvp: TokenStream,
+    /// `qdot`: fills `__qd_out` from `__q`, `__z`.
+    pub qdot: TokenStream,
+    /// `state_from_qdot`: fills the speeds of `__out` (q is already copied) from `__q`, `__qd`.
+    pub speeds_from_qdot: TokenStream,
+    /// `energy`: an expression in `__s`.
+    pub energy: TokenStream,
+    /// `constraint_residual`: fills `__r` from `__q`, `__qd`.
+    pub constraint_residual: TokenStream,
+    /// Inherent items of the model (`power_balance`, `multipliers`, ...).
+    pub inherent: TokenStream,
+}
+
+/// The struct, its constructors and the `Model` impl of a derived model.
+pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
+    let g = &low.graph;
+    let (base, plets) = param_bindings(m, &low.syms);
+    let mut b_qqd = base.clone();
+    code::bind_array(&mut b_qqd, &low.syms.q, &ident_for("__q"));
+    code::bind_array(&mut b_qqd, &low.syms.qd, &ident_for("__qd"));
+    let (c_lets, c_out) = block(g, &eq.constraints, &b_qqd, "c");
+    let c_assign = c_out.iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __r[#i] = #e; }
+    });
+    let constraint_residual = quote! { #c_lets #(#c_assign)* };
+    let text = equations::render(g, &eq.text);
+    let hooks = match &eq.layout {
+        StateLayout::First(d) => {
+            first_method::hooks(m, low, eq, d, &base, &plets, constraint_residual, text)
+        }
+        StateLayout::Second(d) => {
+            second_method::hooks(m, low, eq, d, &base, &plets, constraint_residual, text)
+        }
+    };
+    let header = emit_struct(m, &low.defaults);
+    let body = model_impl(m, low.syms.q.len(), &plets, &hooks);
+    quote! { #header #body }
+}
+
+/// The state bindings `q -> __s[i]`, `speeds -> __s[nq + i]`.
+fn state_bindings(base: &Bindings, q: &[u32], speeds: &[u32]) -> Bindings {
+    let mut b = base.clone();
+    let s = ident_for("__s");
+    for (i, x) in q.iter().chain(speeds).enumerate() {
+        let i = lit_usize(i);
+        b.insert(*x, quote! { #s[#i] });
+    }
+    b
+}
+
+/// The one `impl ::nonholo::Model` template.
+pub fn model_impl(m: &Checked, nq: usize, plets: &TokenStream, h: &Hooks) -> TokenStream {
+    let name = &m.name;
+    let nz = h.nz;
+    let nc = m.constraints.len();
+    let dim = nq + nz;
+    let (nq_l, nz_l, nc_l, dim_l) = (lit_usize(nq), lit_usize(nz), lit_usize(nc), lit_usize(dim));
+    let coord_names: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
+    let speed_names = &h.speed_names;
+    let param_names: Vec<String> = m.params.iter().map(|(p, _)| p.to_string()).collect();
+    let constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
+    let param_fields: Vec<&syn::Ident> = m.params.iter().map(|(p, _)| p).collect();
+    let variant = ident_for(h.formulation.variant());
+    let equations = &h.equations;
+    let (rhs, rhs_jvp, qdot, from_qdot, energy, residual, inherent) = (
+        &h.rhs,
+        &h.rhs_jvp,
+        &h.qdot,
+        &h.speeds_from_qdot,
+        &h.energy,
+        &h.constraint_residual,
+        &h.inherent,
+    );
+    quote! {
+        #inherent
+
+        #[allow(unused_variables, unused_parens, unreachable_code, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl ::nonholo::Model for #name {
+            const COORDINATES: &'static [&'static str] = &[#(#coord_names),*];
+            const SPEEDS: &'static [&'static str] = &[#(#speed_names),*];
+            const PARAMETERS: &'static [&'static str] = &[#(#param_names),*];
+            const CONSTRAINTS: &'static [&'static str] = &[#(#constraint_texts),*];
+            const NQ: usize = #nq_l;
+            const NZ: usize = #nz_l;
+            const NC: usize = #nc_l;
+            const DIM: usize = #dim_l;
+            const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::#variant;
+            const EQUATIONS: &'static str = #equations;
+            type State = [f64; #dim_l];
+            const ZERO_STATE: Self::State = [0.0; #dim_l];
+
+            fn parameters(&self) -> ::nonholo::__private::Vec<f64> {
+                ::nonholo::__private::to_vec(&[#(self.#param_fields),*])
+            }
+
+            fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __d: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
+                #plets
+                #rhs
+                if !__d.iter().all(|__x| __x.is_finite()) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __v: &[f64; #dim_l] = ::nonholo::__private::as_array(v, "v")?;
+                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
+                #plets
+                #rhs_jvp
+                if !__o.iter().all(|__x| __x.is_finite()) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_jvp", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __z: &[f64; #nz_l] = ::nonholo::__private::as_array(z, "z")?;
+                let __qd_out: &mut [f64; #nq_l] = ::nonholo::__private::as_array_mut(qdot, "qdot")?;
+                #plets
+                #qdot
+                ::core::result::Result::Ok(())
+            }
+
+            fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                ::nonholo::check_velocities(self, t, q, qdot, 1e-8)?;
+                #plets
+                let mut __out = [0.0f64; #dim_l];
+                __out[..#nq_l].copy_from_slice(__q);
+                #from_qdot
+                ::core::result::Result::Ok(__out)
+            }
+
+            fn energy(&self, t: f64, state: &[f64]) -> ::core::result::Result<f64, ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets
+                #energy
+            }
+
+            fn constraint_residual(&self, t: f64, q: &[f64], qdot: &[f64], residual: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let __r: &mut [f64; #nc_l] = ::nonholo::__private::as_array_mut(residual, "residual")?;
+                #plets
+                #residual
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// After errors: the struct and the template with bodies that are never reached (the
+/// crate does not compile), so that uses of the model do not cascade into more errors.
+pub fn skeleton(m: &Checked) -> TokenStream {
+    let defaults: Vec<Option<crate::sym::Number>> = m
+        .params
+        .iter()
+        .map(|(_, d)| d.as_ref().map(|_| crate::sym::Number::ZERO))
+        .collect();
+    let header = emit_struct(m, &defaults);
+    let nq = m.coords.len();
+    let nz = match (&m.parametrization, m.formulation) {
+        (_, Formulation::Multipliers) => nq,
+        (crate::model::Parametrization::Independent { .. }, _) => {
+            nq.saturating_sub(m.constraints.len())
+        }
+        _ => m.speeds.len(),
+    };
+    let unreachable = quote! { ::core::unreachable!(); };
+    let hooks = Hooks {
+        nz,
+        speed_names: Vec::new(),
+        formulation: m.formulation,
+        equations: String::new(),
+        rhs: unreachable.clone(),
+        rhs_jvp: unreachable.clone(),
+        qdot: unreachable.clone(),
+        speeds_from_qdot: unreachable.clone(),
+        energy: unreachable.clone(),
+        constraint_residual: unreachable,
+        inherent: TokenStream::new(),
+    };
+    let body = model_impl(m, nq, &TokenStream::new(), &hooks);
+    quote! { #header #body }
+}

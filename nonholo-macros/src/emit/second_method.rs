@@ -1,0 +1,165 @@
+//! Hooks for Benenti's second method, state `[q, dot(q)]`: the multipliers are solved at
+//! run time from A, L, C_qd and the drift (`__private::multipliers`), plus the inherent
+//! `multipliers` and `reaction_forces`.
+
+use super::code::{bind_array, ident_for, lit_usize, Bindings, Layout};
+use super::{state_bindings, Hooks};
+use crate::check::Checked;
+use crate::mechanics::multipliers::SecondMethod;
+use crate::mechanics::Equations;
+use crate::model::Lowered;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+#[allow(clippy::too_many_arguments)]
+pub fn hooks(
+    m: &Checked,
+    low: &Lowered,
+    eq: &Equations,
+    d: &SecondMethod,
+    base: &Bindings,
+    plets: &TokenStream,
+    constraint_residual: TokenStream,
+    equations: String,
+) -> Hooks {
+    let g = &low.graph;
+    let syms = &low.syms;
+    let nq = syms.q.len();
+    let nc = d.constraint_jacobian.r;
+    let (nq_l, nc_l) = (lit_usize(nq), lit_usize(nc));
+    let name = &m.name;
+    let b_state = state_bindings(base, &syms.q, &syms.qd);
+    let mut b_qqd = base.clone();
+    bind_array(&mut b_qqd, &syms.q, &ident_for("__q"));
+    bind_array(&mut b_qqd, &syms.qd, &ident_for("__qd"));
+    let singular = quote! {
+        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+    };
+
+    // (qdd, lambda) from A, L, C_qd and the drift (Benenti's eqs. 8.6, 8.12)
+    let mut l = Layout::new();
+    let (a, lv, c, dr) = (
+        l.mat(&d.mass_matrix_a),
+        l.vec(&d.lagrange_l),
+        l.mat(&d.constraint_jacobian),
+        l.vec(&d.drift),
+    );
+    let (lets, o) = l.block(g, &b_qqd, "m");
+    let (a_rows, lv, c_rows, dr) = (o.rows(a), o.vec(lv), o.rows(c), o.vec(dr));
+    let solve_body = quote! {
+        #plets
+        #lets
+        let __a: [[f64; #nq_l]; #nq_l] = [#(#a_rows),*];
+        let __l: [f64; #nq_l] = [#(#lv),*];
+        let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
+        let __drift: [f64; #nc_l] = [#(#dr),*];
+        ::nonholo::__private::multipliers(&__a, &__l, &__c, &__drift)
+    };
+    let rhs = quote! {
+        let mut __q = [0.0f64; #nq_l];
+        let mut __qd = [0.0f64; #nq_l];
+        __q.copy_from_slice(&__s[..#nq_l]);
+        __qd.copy_from_slice(&__s[#nq_l..]);
+        let ::core::option::Option::Some((__qdd, _)) = self.__second_method(t, &__q, &__qd) else { #singular };
+        __d[..#nq_l].copy_from_slice(&__qd);
+        __d[#nq_l..].copy_from_slice(&__qdd);
+    };
+
+    // rhs_jvp: the pieces and their directional derivatives along v = (dq, dqd)
+    let mut bj = b_state.clone();
+    bind_array(&mut bj, &d.jvp.dirs, &ident_for("__v"));
+    let mut jl = Layout::new();
+    let (ja, jlv, jc, jdr) = (
+        jl.mat(&d.mass_matrix_a),
+        jl.vec(&d.lagrange_l),
+        jl.mat(&d.constraint_jacobian),
+        jl.vec(&d.drift),
+    );
+    let (dja, djl, djc, djdr) = (
+        jl.mat(&d.jvp.da),
+        jl.vec(&d.jvp.dl),
+        jl.mat(&d.jvp.dc),
+        jl.vec(&d.jvp.ddrift),
+    );
+    let (jlets, jo) = jl.block(g, &bj, "k");
+    let (ja, jlv, jc, jdr) = (jo.rows(ja), jo.vec(jlv), jo.rows(jc), jo.vec(jdr));
+    let (dja, djl, djc, djdr) = (jo.rows(dja), jo.vec(djl), jo.rows(djc), jo.vec(djdr));
+    let rhs_jvp = quote! {
+        #jlets
+        let __a: [[f64; #nq_l]; #nq_l] = [#(#ja),*];
+        let __l: [f64; #nq_l] = [#(#jlv),*];
+        let __c: [[f64; #nq_l]; #nc_l] = [#(#jc),*];
+        let __drift: [f64; #nc_l] = [#(#jdr),*];
+        let __da: [[f64; #nq_l]; #nq_l] = [#(#dja),*];
+        let __dl: [f64; #nq_l] = [#(#djl),*];
+        let __dc: [[f64; #nq_l]; #nc_l] = [#(#djc),*];
+        let __ddrift: [f64; #nc_l] = [#(#djdr),*];
+        let ::core::option::Option::Some(__dqdd) = ::nonholo::__private::multipliers_jvp(&__a, &__l, &__c, &__drift, &__da, &__dl, &__dc, &__ddrift) else { #singular };
+        __o[..#nq_l].copy_from_slice(&__v[#nq_l..]);
+        __o[#nq_l..].copy_from_slice(&__dqdd);
+    };
+
+    let mut el = Layout::new();
+    let es = el.vec(&[eq.energy]);
+    let (e_lets, eo) = el.block(g, &b_state, "e");
+    let e_out = &eo.vec(es)[0];
+    let energy = quote! { #e_lets ::core::result::Result::Ok(#e_out) };
+
+    let mut cl = Layout::new();
+    let cs = cl.mat(&d.constraint_jacobian);
+    let (j_lets, jr) = cl.block(g, &b_qqd, "j");
+    let j_rows = jr.rows(cs);
+    let inherent = quote! {
+        #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl #name {
+            /// `(qdd, lambda)` at `(q, dot(q))`: Benenti's eqs. 8.6 and 8.12.
+            fn __second_method(&self, t: f64, __q: &[f64; #nq_l], __qd: &[f64; #nq_l]) -> ::core::option::Option<([f64; #nq_l], [f64; #nc_l])> {
+                #solve_body
+            }
+
+            /// The Lagrange multipliers `lambda_a` at `(q, dot(q))` (Benenti's eq. 8.6, with
+            /// `A qdd + h = F + C_qd^T lambda`).
+            pub fn multipliers(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nc_l], ::nonholo::Error> {
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                match self.__second_method(t, __q, __qd) {
+                    ::core::option::Option::Some((_, __lambda)) => ::core::result::Result::Ok(__lambda),
+                    ::core::option::Option::None => ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::concat(q, qdot) }),
+                }
+            }
+
+            /// The Lagrangian reaction forces `R_i = lambda_a dC^a/d dot(q)_i` (Benenti's
+            /// eqs. 3.11 and 8.13) that keep the constraints at `(q, dot(q))`.
+            pub fn reaction_forces(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nq_l], ::nonholo::Error> {
+                let __lambda = self.multipliers(t, q, qdot)?;
+                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                let __jac: [[f64; #nq_l]; #nc_l] = {
+                    #plets
+                    #j_lets
+                    [#(#j_rows),*]
+                };
+                let mut __r = [0.0f64; #nq_l];
+                for (__a, __row) in __jac.iter().enumerate() {
+                    for (__i, __x) in __row.iter().enumerate() {
+                        __r[__i] += __lambda[__a] * __x;
+                    }
+                }
+                ::core::result::Result::Ok(__r)
+            }
+        }
+    };
+    Hooks {
+        nz: nq,
+        speed_names: eq.speed_names.clone(),
+        formulation: eq.formulation,
+        equations,
+        rhs,
+        rhs_jvp,
+        qdot: quote! { *__qd_out = *__z; },
+        speeds_from_qdot: quote! { __out[#nq_l..].copy_from_slice(__qd); },
+        energy,
+        constraint_residual,
+        inherent,
+    }
+}

@@ -1,0 +1,173 @@
+//! The model IR between the stages: which formulation, how the velocities are
+//! parametrized (with the one table of which formulation accepts which parametrization),
+//! and the lowered model — symbols by role and the expressions of T, V, forces,
+//! constraints and speeds in the engine — that the derivations consume.
+//!
+//! `check` fills the DSL-level parts, `lower` the symbolic ones; `mechanics` and `emit`
+//! read them and never see tokens.
+
+use crate::sym::{Graph, Id, Number};
+use proc_macro2::Span;
+
+/// Which derivation of the equations of motion to run (`formulation = ...;`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formulation {
+    /// Benenti's first method (eqs. 6.3/7.1), rheonomic form: the default.
+    GibbsAppell,
+    /// Talamucci 2015, eq. (20), with quasi-velocities.
+    BoltzmannHamel,
+    /// Talamucci's nonlinear rheonomic Voronec equations (eqs. 19–21).
+    Voronec,
+    /// Benenti's second method (eqs. 8.5–8.14) on `[q, dot(q)]`.
+    Multipliers,
+}
+
+impl Formulation {
+    pub const ALL: [Formulation; 4] = [
+        Formulation::GibbsAppell,
+        Formulation::BoltzmannHamel,
+        Formulation::Voronec,
+        Formulation::Multipliers,
+    ];
+
+    /// The name written in the DSL (and the runtime's variant, in CamelCase).
+    pub fn name(self) -> &'static str {
+        match self {
+            Formulation::GibbsAppell => "gibbs_appell",
+            Formulation::BoltzmannHamel => "boltzmann_hamel",
+            Formulation::Voronec => "voronec",
+            Formulation::Multipliers => "multipliers",
+        }
+    }
+
+    /// The runtime's `nonholo::Formulation` variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Formulation::GibbsAppell => "GibbsAppell",
+            Formulation::BoltzmannHamel => "BoltzmannHamel",
+            Formulation::Voronec => "Voronec",
+            Formulation::Multipliers => "Multipliers",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Formulation> {
+        Formulation::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The one table of which formulation accepts which parametrization: `None` when
+    /// it does, else the error and its help line.
+    pub fn rejects(self, p: ParametrizationKind) -> Option<(&'static str, &'static str)> {
+        use Formulation as F;
+        use ParametrizationKind as P;
+        match (self, p) {
+            (F::GibbsAppell, _) => None,
+            (F::BoltzmannHamel, P::Velocities) => Some((
+                "`formulation = boltzmann_hamel` needs quasi-velocities `speeds { .. }` or independent velocities, not `velocities(..)`",
+                "write the speeds as eta = Z(q,t) dot(q) + psi(q,t) (Talamucci eq. 11) in `speeds { .. }`, or keep `velocities(..)` with `formulation = gibbs_appell;`",
+            )),
+            (F::BoltzmannHamel, _) => None,
+            (F::Voronec, P::Speeds) => Some((
+                "`formulation = voronec` integrates the independent velocities dot(q) and takes no `speeds` section",
+                VORONEC_HELP,
+            )),
+            (F::Voronec, P::Velocities) => Some((
+                "`formulation = voronec` integrates the independent velocities dot(q) and takes no `velocities(..)` section",
+                VORONEC_HELP,
+            )),
+            (F::Voronec, _) => None,
+            (F::Multipliers, P::Independent) => None,
+            (F::Multipliers, _) => Some((
+                "`formulation = multipliers` integrates (q, dot(q)) directly and takes no `speeds`, `velocities` or `dependent` section",
+                "remove that section, or choose `gibbs_appell` to integrate speeds",
+            )),
+        }
+    }
+}
+
+const VORONEC_HELP: &str =
+    "remove it: the dependent velocities are then solved from the constraints (name them with \
+     `dependent { .. }`); or choose `gibbs_appell` to integrate these speeds";
+
+/// Which parametrization section a model has, for [`Formulation::rejects`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParametrizationKind {
+    Speeds,
+    Velocities,
+    /// Independent velocities, the dependent ones chosen by the macro.
+    Independent,
+    /// Independent velocities with `dependent { .. }`.
+    Dependent,
+}
+
+/// How the velocities are parametrized; `E` is the DSL expression after `check`, the
+/// engine's [`Id`] after `lower`.
+#[derive(Clone, Debug)]
+pub enum Parametrization<E> {
+    /// `speeds { z = Z(q,t) dot(q) + psi(q,t) }` (quasi-velocities, Talamucci's eta).
+    Speeds(Vec<E>),
+    /// `velocities(z..) { dot(q) = psi(q, z, t) }`, one expression per coordinate.
+    Velocities(Vec<E>),
+    /// Independent velocities; the dependent ones (coordinate indices) if named.
+    Independent { dependent: Option<Vec<usize>> },
+}
+
+impl<E> Parametrization<E> {
+    pub fn kind(&self) -> ParametrizationKind {
+        match self {
+            Parametrization::Speeds(_) => ParametrizationKind::Speeds,
+            Parametrization::Velocities(_) => ParametrizationKind::Velocities,
+            Parametrization::Independent { dependent: None } => ParametrizationKind::Independent,
+            Parametrization::Independent { dependent: Some(_) } => ParametrizationKind::Dependent,
+        }
+    }
+}
+
+/// The symbol table of a lowered model, by role.
+pub struct Symbols {
+    pub t: u32,
+    pub params: Vec<u32>,
+    /// Generalized coordinates q.
+    pub q: Vec<u32>,
+    /// Their velocities dot(q).
+    pub qd: Vec<u32>,
+    /// Speeds z (quasi-velocities, parameters of `velocities(..)` or independent
+    /// velocities); empty until the independent ones are chosen.
+    pub z: Vec<u32>,
+}
+
+/// The names a user gave, for messages, the emitted constants and `EQUATIONS`.
+pub struct Names {
+    pub model: String,
+    pub coords: Vec<String>,
+    /// Declared speeds (`speeds` or `velocities(..)`); independent velocities are named
+    /// `dot(q)` by `mechanics::velocities`.
+    pub speeds: Vec<String>,
+}
+
+/// Where things were written, so later stages report errors on the user's span.
+pub struct Sites {
+    pub kinetic: Span,
+    pub parametrization: Span,
+    pub speeds: Vec<Span>,
+    pub constraints: Vec<Span>,
+}
+
+/// The model in the engine: what every formulation derives from.
+pub struct Lowered {
+    pub graph: Graph,
+    pub syms: Symbols,
+    pub names: Names,
+    pub sites: Sites,
+    pub formulation: Formulation,
+    /// T(q, dot(q), t).
+    pub kinetic: Id,
+    /// V(q, t).
+    pub potential: Id,
+    /// Extra generalized forces F_i(q, dot(q), t), one per coordinate.
+    pub forces: Vec<Id>,
+    /// `lhs - rhs` of each constraint, in q, dot(q), t.
+    pub constraints: Vec<Id>,
+    pub parametrization: Parametrization<Id>,
+    /// Parameter defaults.
+    pub defaults: Vec<Option<Number>>,
+}

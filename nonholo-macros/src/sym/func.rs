@@ -1,0 +1,268 @@
+//! The engine's functions: one table of names and arities for the DSL ([`Function`]),
+//! their values, parities and exact values at exact arguments.
+
+use super::graph::{Graph, Id, Node};
+use super::number::Number;
+
+/// Functions of one argument.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Func {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Ln,
+    Sqrt,
+    Abs,
+    /// Derivative of `abs`; 0 at 0.
+    Sign,
+}
+
+/// Functions of two arguments.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Func2 {
+    /// `atan2(y, x)`.
+    Atan2,
+    /// `powf(base, exponent)` with a non-constant or non-integer exponent.
+    Powf,
+}
+
+impl Func2 {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func2::Atan2 => "atan2",
+            Func2::Powf => "powf",
+        }
+    }
+}
+
+/// A function of the DSL as the engine knows it: the one table of names and arities.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Function {
+    Unary(Func),
+    Binary(Func2),
+    /// `powi(x, n)`: an integer power (`n` a literal).
+    Powi,
+}
+
+/// Every function name the engine understands, in the order the DSL documents them.
+pub const FUNCTION_NAMES: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "ln",
+    "sqrt", "abs", "powi", "powf",
+];
+
+impl Function {
+    pub fn by_name(name: &str) -> Option<Function> {
+        Some(match name {
+            "atan2" => Function::Binary(Func2::Atan2),
+            "powf" => Function::Binary(Func2::Powf),
+            "powi" => Function::Powi,
+            _ => Function::Unary(
+                Func::ALL
+                    .into_iter()
+                    .find(|f| f.name() == name && *f != Func::Sign)?,
+            ),
+        })
+    }
+
+    /// Number of arguments in the free-function form `f(x, ..)`.
+    pub fn arity(self) -> usize {
+        match self {
+            Function::Unary(_) => 1,
+            Function::Binary(_) | Function::Powi => 2,
+        }
+    }
+}
+
+impl Func {
+    const ALL: [Func; 14] = [
+        Func::Sin,
+        Func::Cos,
+        Func::Tan,
+        Func::Asin,
+        Func::Acos,
+        Func::Atan,
+        Func::Sinh,
+        Func::Cosh,
+        Func::Tanh,
+        Func::Exp,
+        Func::Ln,
+        Func::Sqrt,
+        Func::Abs,
+        Func::Sign,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Sin => "sin",
+            Func::Cos => "cos",
+            Func::Tan => "tan",
+            Func::Asin => "asin",
+            Func::Acos => "acos",
+            Func::Atan => "atan",
+            Func::Sinh => "sinh",
+            Func::Cosh => "cosh",
+            Func::Tanh => "tanh",
+            Func::Exp => "exp",
+            Func::Ln => "ln",
+            Func::Sqrt => "sqrt",
+            Func::Abs => "abs",
+            Func::Sign => "signum",
+        }
+    }
+
+    pub fn eval(self, x: f64) -> f64 {
+        match self {
+            Func::Sin => x.sin(),
+            Func::Cos => x.cos(),
+            Func::Tan => x.tan(),
+            Func::Asin => x.asin(),
+            Func::Acos => x.acos(),
+            Func::Atan => x.atan(),
+            Func::Sinh => x.sinh(),
+            Func::Cosh => x.cosh(),
+            Func::Tanh => x.tanh(),
+            Func::Exp => x.exp(),
+            Func::Ln => x.ln(),
+            Func::Sqrt => x.sqrt(),
+            Func::Abs => x.abs(),
+            Func::Sign => {
+                if x == 0.0 {
+                    0.0
+                } else {
+                    x.signum()
+                }
+            }
+        }
+    }
+
+    pub(super) fn parity(self) -> Parity {
+        match self {
+            Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh => {
+                Parity::Odd
+            }
+            Func::Cos | Func::Cosh | Func::Abs => Parity::Even,
+            Func::Sign => Parity::Odd,
+            _ => Parity::None,
+        }
+    }
+}
+
+pub(super) enum Parity {
+    Odd,
+    Even,
+    None,
+}
+
+/// Exact values of functions at exact arguments (only the ones that stay rational).
+pub(super) fn exact_func(f: Func, x: Number) -> Option<Number> {
+    let zero = x.is_zero();
+    match f {
+        Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh if zero => {
+            Some(Number::ZERO)
+        }
+        Func::Cos | Func::Cosh | Func::Exp if zero => Some(Number::ONE),
+        Func::Ln if x.is_one() => Some(Number::ZERO),
+        Func::Acos if x.is_one() => Some(Number::ZERO),
+        Func::Sqrt => x.exact_sqrt(),
+        Func::Abs => Some(if x.is_negative() { x.neg() } else { x }),
+        Func::Sign => Some(if zero {
+            Number::ZERO
+        } else if x.is_negative() {
+            Number::MINUS_ONE
+        } else {
+            Number::ONE
+        }),
+        _ => None,
+    }
+}
+
+/// Function nodes: constant folding, parity, and the inverse pairs that cancel.
+impl Graph {
+    /// Whether the canonical form of `a` carries a leading minus sign.
+    fn is_negative(&self, a: Id) -> bool {
+        match self.node(a) {
+            Node::Num(n) => n.is_negative(),
+            Node::Add(c, ts) => {
+                if c.is_zero() {
+                    ts.first().is_some_and(|(k, _)| k.is_negative())
+                } else {
+                    c.is_negative()
+                }
+            }
+            _ => false,
+        }
+    }
+
+    pub fn func(&mut self, f: Func, a: Id) -> Id {
+        if let Some(x) = self.as_number(a) {
+            if let Some(v) = exact_func(f, x) {
+                return self.num(v);
+            }
+            if let Number::Float(v) = x {
+                return self.num(Number::Float(f.eval(v)));
+            }
+        }
+        match f.parity() {
+            Parity::Odd if self.is_negative(a) => {
+                let na = self.neg(a);
+                let inner = self.func(f, na);
+                return self.neg(inner);
+            }
+            Parity::Even if self.is_negative(a) => {
+                let na = self.neg(a);
+                return self.func(f, na);
+            }
+            _ => {}
+        }
+        match (f, self.node(a).clone()) {
+            (Func::Ln, Node::Fn(Func::Exp, x)) => return x,
+            (Func::Abs, Node::Fn(Func::Abs, _)) => return a,
+            (Func::Abs, Node::Fn(Func::Exp | Func::Sqrt | Func::Cosh, _)) => return a,
+            (Func::Sign, Node::Fn(Func::Exp | Func::Cosh, _)) => return self.one(),
+            _ => {}
+        }
+        self.intern(Node::Fn(f, a))
+    }
+
+    pub fn func2(&mut self, f: Func2, a: Id, b: Id) -> Id {
+        match f {
+            Func2::Powf => {
+                if let Some(e) = self.as_number(b) {
+                    if let Some(n) = e.as_int() {
+                        if let Ok(n) = i32::try_from(n) {
+                            return self.powi(a, n);
+                        }
+                    }
+                    if e == Number::rat(1, 2) {
+                        return self.func(Func::Sqrt, a);
+                    }
+                    if e == Number::rat(-1, 2) {
+                        let s = self.func(Func::Sqrt, a);
+                        return self.powi(s, -1);
+                    }
+                }
+                if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
+                    return self.num(Number::Float(x.to_f64().powf(y.to_f64())));
+                }
+            }
+            Func2::Atan2 => {
+                if let (Some(y), Some(x)) = (self.as_number(a), self.as_number(b)) {
+                    if y.is_zero() && !x.is_negative() && !x.is_zero() {
+                        return self.zero();
+                    }
+                    if let (Number::Float(_), _) | (_, Number::Float(_)) = (y, x) {
+                        return self.num(Number::Float(y.to_f64().atan2(x.to_f64())));
+                    }
+                }
+            }
+        }
+        self.intern(Node::Fn2(f, a, b))
+    }
+}
