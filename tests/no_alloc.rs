@@ -3,14 +3,23 @@
 use nonholo::models::{ParallelPoints, RollingDiskPendulum, Skate};
 use nonholo::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    // Per thread: the test harness's other threads (output capture, other tests) allocate
+    // concurrently, and a process-wide count made this test flaky.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -23,7 +32,7 @@ static GLOBAL: Counting = Counting;
 
 fn count<M: Model>(m: &M, state: &[f64]) -> usize {
     let mut d = M::ZERO_STATE;
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     for i in 0..1000 {
         m.rhs(i as f64 * 1e-3, state, d.as_mut()).expect("rhs");
         let (q, z) = state.split_at(M::NQ);
@@ -31,7 +40,7 @@ fn count<M: Model>(m: &M, state: &[f64]) -> usize {
         m.qdot(0.0, q, z, &mut qd.as_mut()[..M::NQ]).expect("qdot");
         let _ = m.energy(0.0, state).expect("energy");
     }
-    ALLOCATIONS.load(Ordering::SeqCst) - before
+    allocations() - before
 }
 
 #[test]

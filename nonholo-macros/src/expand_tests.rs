@@ -89,7 +89,7 @@ fn print_parallel_velocities() {
 fn print_coaxial_discs() {
     print_eqs(
         r#"
-        pub struct CoaxialDiscs;
+        pub struct CoaxialDisks;
         parameters { m, a_inertia, b_inertia, r, a }
         coordinates { x, y, theta1, theta2, psi }
         kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * a_inertia * (dot(theta1).powi(2) + dot(theta2).powi(2))

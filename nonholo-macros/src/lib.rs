@@ -29,6 +29,8 @@ mod expand_tests;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod scale_tests;
+#[cfg(test)]
 mod test_models;
 #[cfg(test)]
 mod test_rng;

@@ -3,18 +3,26 @@
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use common::{Oscillator, Unicycle};
 use nonholo_runtime::rk4_step;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // Per thread: the test harness's other threads (output capture, other tests) allocate
+    // concurrently, and a process-wide count made this test flaky.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -31,13 +39,13 @@ fn rk4_step_does_not_allocate() {
     let uni = Unicycle { p: [1.0, 1.0] };
     let mut a = [1.0, 0.0];
     let mut b = [0.0, 0.0, 0.1, 1.0, 0.5];
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     for i in 0..1000 {
         let t = i as f64 * 1e-3;
         rk4_step(&osc, t, &mut a, 1e-3).unwrap();
         rk4_step(&uni, t, &mut b, 1e-3).unwrap();
     }
-    let after = ALLOCATIONS.load(Ordering::SeqCst);
+    let after = allocations();
     assert_eq!(after - before, 0);
     assert!((a[0] - 2.0f64.cos()).abs() < 1e-10);
 }

@@ -198,8 +198,8 @@ fn everything_agrees_with_gibbs_appell() {
 fn library_models_agree_with_gibbs_appell() {
     for (i, name) in [
         "Skate",
-        "VerticalDisc",
-        "CoaxialDiscs",
+        "VerticalDisk",
+        "CoaxialDisks",
         "PendulumSkate",
         "AssignedFront",
         "RollingDiskPendulum",
@@ -328,8 +328,8 @@ fn printed_n_has_terms_that_17_does_not_give() {
 fn where_the_correction_is_nonzero() {
     for (name, nonzero) in [
         ("Skate", false),
-        ("VerticalDisc", false),
-        ("CoaxialDiscs", false),
+        ("VerticalDisk", false),
+        ("CoaxialDisks", false),
         ("PendulumSkate", true),
         ("AssignedFront", false),
         ("RollingDiskPendulum", true),

@@ -1,0 +1,124 @@
+//! The engine at multibody scale: a tractor pulling `n` trailers, each hitched at the axle
+//! centre of the one ahead, no side slip at any axle. `n + 3` coordinates
+//! `x, y, th0..thn`, `n + 1` nonholonomic constraints, two degrees of freedom. T is written
+//! with `let` velocities of each axle, as a user would.
+//!
+//! `trailers_expansion_growth` (ignored; run it in release) prints expansion time and
+//! emitted size for the family; with `NONHOLO_TRAILERS_OUT=dir` it also writes each model
+//! as a Rust file for the build-time and rhs measurements (see BENCHMARKS.md).
+
+use crate::expand::expand;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Which parametrization the family member uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TrailerSpeeds {
+    /// `speeds { v = cos(th0) dot(x) + sin(th0) dot(y); w = dot(th0); }`
+    Speeds,
+    /// `dependent { y, th1, .., thn }`
+    Dependent,
+}
+
+/// The DSL body (everything after the struct line) of the `n`-trailer model.
+pub(crate) fn trailers(n: usize, form: TrailerSpeeds) -> String {
+    let mut s = String::new();
+    let mut params = vec!["m0 = 1.0".to_string(), "i0 = 0.2".to_string()];
+    for i in 1..=n {
+        params.push(format!("m{i} = {}", 1.0 + 0.1 * i as f64));
+        params.push(format!("i{i} = {}", 0.1 + 0.01 * i as f64));
+        params.push(format!("l{i} = {}", 1.0 + 0.05 * i as f64));
+    }
+    params.push("c = 0.1".into());
+    let _ = writeln!(s, "parameters {{ {} }}", params.join(", "));
+    let coords: Vec<String> = (0..=n).map(|i| format!("th{i}")).collect();
+    let _ = writeln!(s, "coordinates {{ x, y, {} }}", coords.join(", "));
+    let _ = writeln!(s, "let vx0 = dot(x);\nlet vy0 = dot(y);");
+    for i in 1..=n {
+        let j = i - 1;
+        let _ = writeln!(s, "let vx{i} = vx{j} + l{i} * sin(th{i}) * dot(th{i});");
+        let _ = writeln!(s, "let vy{i} = vy{j} - l{i} * cos(th{i}) * dot(th{i});");
+    }
+    let t: Vec<String> = (0..=n)
+        .map(|i| {
+            format!("0.5 * m{i} * (vx{i}.powi(2) + vy{i}.powi(2)) + 0.5 * i{i} * dot(th{i}).powi(2)")
+        })
+        .collect();
+    let _ = writeln!(s, "kinetic_energy = {};", t.join("\n    + "));
+    let _ = writeln!(s, "potential_energy = 0.0;");
+    let _ = writeln!(s, "forces {{ x: -c * dot(x), y: -c * dot(y) }}");
+    let _ = writeln!(s, "constraints {{");
+    for i in 0..=n {
+        let _ = writeln!(s, "    cos(th{i}) * vy{i} - sin(th{i}) * vx{i} == 0.0;");
+    }
+    let _ = writeln!(s, "}}");
+    match form {
+        TrailerSpeeds::Speeds => {
+            let _ = writeln!(
+                s,
+                "speeds {{ v = cos(th0) * dot(x) + sin(th0) * dot(y); w = dot(th0); }}"
+            );
+        }
+        TrailerSpeeds::Dependent => {
+            let dep: Vec<String> = (1..=n).map(|i| format!("th{i}")).collect();
+            let _ = writeln!(s, "dependent {{ y, {} }}", dep.join(", "));
+        }
+    }
+    s
+}
+
+fn source(n: usize, form: TrailerSpeeds) -> String {
+    let name = match form {
+        TrailerSpeeds::Speeds => format!("Trailers{n}"),
+        TrailerSpeeds::Dependent => format!("Trailers{n}Dep"),
+    };
+    format!(
+        "#[derive(Debug, Clone, Copy, PartialEq)]\npub struct {name};\n{}",
+        trailers(n, form)
+    )
+}
+
+#[test]
+fn small_trailer_models_expand_without_errors() {
+    for form in [TrailerSpeeds::Speeds, TrailerSpeeds::Dependent] {
+        let out = expand(source(2, form).parse().expect("tokens")).to_string();
+        assert!(!out.contains("compile_error"), "{form:?}: {out}");
+    }
+}
+
+#[test]
+#[ignore]
+fn trailers_expansion_growth() {
+    let max: usize = std::env::var("NONHOLO_TRAILERS_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let out_dir = std::env::var("NONHOLO_TRAILERS_OUT").ok();
+    println!("| N | coordinates | form | expansion (s) | emitted (kB) |");
+    println!("| --- | --- | --- | --- | --- |");
+    for n in (1..=max).chain(std::iter::once(20).filter(|_| max >= 20)) {
+        if n > 10 && n < 20 {
+            continue;
+        }
+        for form in [TrailerSpeeds::Speeds, TrailerSpeeds::Dependent] {
+            let src = source(n, form);
+            let start = Instant::now();
+            let out = expand(src.parse().expect("tokens")).to_string();
+            let secs = start.elapsed().as_secs_f64();
+            assert!(!out.contains("compile_error"), "N = {n} {form:?}");
+            println!(
+                "| {n} | {} | {form:?} | {secs:.3} | {:.1} |",
+                n + 3,
+                out.len() as f64 / 1e3
+            );
+            if let Some(dir) = &out_dir {
+                let file = format!(
+                    "{dir}/trailers{n}{}.rs",
+                    if form == TrailerSpeeds::Dependent { "_dep" } else { "" }
+                );
+                let text = format!("nonholo::nonholonomic! {{\n{src}}}\n");
+                std::fs::write(&file, text).expect("write model");
+            }
+        }
+    }
+}
