@@ -4,7 +4,7 @@
 use super::SpeedsFromQdot;
 use crate::ctxt::Ctxt;
 use crate::model::{Lowered, Parametrization};
-use crate::sym::linsolve::{probably_zero, solve};
+use crate::sym::linsolve::{probably_zero, solve_named};
 use crate::sym::{Graph, Id};
 use std::collections::HashMap;
 
@@ -58,7 +58,7 @@ pub fn kinematics(low: &mut Lowered, cx: &Ctxt) -> Option<Kinematics> {
                 rows.push(coef);
                 rhs.push(g.neg(beta));
             }
-            match solve(g, &rows, &rhs) {
+            match solve_named(g, &rows, &rhs, &psi_names(&low.names.coords)) {
                 Some(psi) => Some(Kinematics {
                     psi,
                     inverse: SpeedsFromQdot::Explicit(defs),
@@ -189,7 +189,7 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
             rows.push(c.clone());
             rhs.push(g.neg(*beta));
         }
-        return match solve(g, &rows, &rhs) {
+        return match solve_named(g, &rows, &rhs, &psi_names(&low.names.coords)) {
             Some(psi) => Some(Kinematics {
                 psi,
                 inverse,
@@ -290,6 +290,11 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
         inverse,
         speed_names,
     })
+}
+
+/// Names of the atoms of psi: `psi[x]` for `dot(x)`.
+fn psi_names(coords: &[String]) -> Vec<String> {
+    coords.iter().map(|c| format!("psi[{c}]")).collect()
 }
 
 fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {

@@ -55,7 +55,11 @@ impl Graph {
                 if x == s {
                     self.one()
                 } else if let Some(def) = self.definition(x) {
-                    self.diff(def, s)
+                    // chain rule through the atom: its derivative is an atom too, so
+                    // derivatives of a chain of atoms stay as compact as the chain
+                    let d = self.diff(def, s);
+                    let name = format!("d{}/d{}", self.symbol_name(x), self.symbol_name(s));
+                    self.define_if_large(&name, d, 8)
                 } else {
                     self.zero()
                 }

@@ -1,15 +1,170 @@
-//! Exact solution of small symbolic linear systems `M x = b`.
+//! Exact solution of symbolic linear systems `M x = b`.
 //!
-//! Pivots are taken first among nonzero *numeric* entries (Markowitz order), since
-//! dividing by them is safe everywhere; the block left when no numeric pivot remains is
-//! solved by its adjugate over its determinant, which is valid wherever the matrix is
+//! The matrix is first permuted to block-triangular form (a maximum transversal, then the
+//! strongly connected components of the dependency graph, Tarjan; Duff & Reid 1978): the
+//! unknowns of a block depend only on those of the blocks before it, and `det M` is the
+//! product of the diagonal blocks' determinants. The blocks are solved in order, each
+//! solved unknown named as an atom (`Graph::define`) when large, so a chain of blocks
+//! (trailers, wheels on a frame) costs a sum, not a product, and never an adjugate of the
+//! whole matrix.
+//!
+//! Inside a block, pivots are taken first among nonzero *numeric* entries (Markowitz
+//! order), since dividing by them is safe everywhere; the part left when no numeric pivot
+//! remains is solved by its adjugate over its determinant, valid wherever the block is
 //! invertible (a symbolic pivot such as `cos(theta)` would fail at `theta = pi/2`).
+//! Because the blocks' determinants multiply to `det M`, the whole solution is valid
+//! wherever `M` is invertible.
 
 use super::graph::{Graph, Id};
 use std::collections::HashMap;
 
-/// Solve `m x = b`; `None` when `m` is (symbolically, or numerically at random points) singular.
+/// Solved unknowns larger than this (tree size) become atoms.
+const INLINE: u32 = 24;
+
+/// Solve `m x = b`; `None` when `m` is (structurally, or numerically at random points)
+/// singular. Unknowns that become atoms are named `x[k]`.
 pub fn solve(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
+    let names: Vec<String> = (0..b.len()).map(|k| format!("x[{k}]")).collect();
+    solve_named(g, m, b, &names)
+}
+
+/// [`solve`] with a name per unknown for the atoms it defines.
+pub fn solve_named(g: &mut Graph, m: &[Vec<Id>], b: &[Id], names: &[String]) -> Option<Vec<Id>> {
+    let n = m.len();
+    let nonzero: Vec<Vec<bool>> = m
+        .iter()
+        .map(|row| row.iter().map(|e| !g.is_zero(*e)).collect())
+        .collect();
+    let row_of = transversal(&nonzero)?;
+    let mut x: Vec<Option<Id>> = vec![None; n];
+    for block in diagonal_blocks(&nonzero, &row_of) {
+        let rows: Vec<usize> = block.iter().map(|c| row_of[*c]).collect();
+        let a: Vec<Vec<Id>> = rows
+            .iter()
+            .map(|r| block.iter().map(|c| m[*r][*c]).collect())
+            .collect();
+        let rhs: Vec<Id> = rows
+            .iter()
+            .map(|r| {
+                let mut parts = vec![b[*r]];
+                for (j, xj) in x.iter().enumerate() {
+                    if let (Some(xj), true) = (xj, nonzero[*r][j]) {
+                        let t = g.mul(m[*r][j], *xj);
+                        parts.push(g.neg(t));
+                    }
+                }
+                g.add_all(&parts)
+            })
+            .collect();
+        let xb = solve_block(g, &a, &rhs)?;
+        for (c, e) in block.iter().zip(xb) {
+            x[*c] = Some(g.define_if_large(&names[*c], e, INLINE));
+        }
+    }
+    x.into_iter().collect()
+}
+
+/// A row for every column with a structural nonzero there (a perfect matching of the
+/// bipartite row/column graph, by augmenting paths); `None` when there is none, i.e. the
+/// matrix is structurally singular. Returns `row_of[column]`.
+fn transversal(nonzero: &[Vec<bool>]) -> Option<Vec<usize>> {
+    let n = nonzero.len();
+    let mut row_of: Vec<Option<usize>> = vec![None; n];
+    for r in 0..n {
+        let mut seen = vec![false; n];
+        // iterative augmenting path: stack of (row, next column to try)
+        let mut stack: Vec<(usize, usize)> = vec![(r, 0)];
+        let mut path: Vec<usize> = Vec::new(); // columns taken along the stack
+        let mut done = false;
+        while let Some((row, start)) = stack.pop() {
+            let next = (start..n).find(|c| nonzero[row][*c] && !seen[*c]);
+            let Some(c) = next else {
+                path.pop();
+                continue;
+            };
+            seen[c] = true;
+            stack.push((row, c + 1));
+            path.push(c);
+            match row_of[c] {
+                None => {
+                    // augment: the stack's rows take the path's columns
+                    for ((row, _), col) in stack.iter().zip(&path) {
+                        row_of[*col] = Some(*row);
+                    }
+                    done = true;
+                    break;
+                }
+                Some(r2) => stack.push((r2, 0)),
+            }
+        }
+        if !done {
+            return None;
+        }
+    }
+    row_of.into_iter().collect()
+}
+
+/// The columns grouped into the diagonal blocks of the block-triangular form, in solving
+/// order: the strongly connected components (Tarjan, iterative) of the graph with an edge
+/// `c -> j` when the row matched to `c` also involves `j`, emitted dependencies first.
+fn diagonal_blocks(nonzero: &[Vec<bool>], row_of: &[usize]) -> Vec<Vec<usize>> {
+    let n = nonzero.len();
+    let succ: Vec<Vec<usize>> = (0..n)
+        .map(|c| (0..n).filter(|j| *j != c && nonzero[row_of[c]][*j]).collect())
+        .collect();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut blocks = Vec::new();
+    let mut counter = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some((v, i)) = work.pop() {
+            if let Some(&w) = succ[v].get(i) {
+                work.push((v, i + 1));
+                if index[w] == usize::MAX {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            if low[v] == index[v] {
+                let mut block = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    block.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                block.sort_unstable();
+                blocks.push(block);
+            }
+            if let Some((parent, _)) = work.last() {
+                low[*parent] = low[*parent].min(low[v]);
+            }
+        }
+    }
+    blocks
+}
+
+/// One diagonal block: numeric pivots first, the rest by adjugate over determinant.
+fn solve_block(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
     let n = m.len();
     let mut a: Vec<Vec<Id>> = m.to_vec();
     let mut b: Vec<Id> = b.to_vec();
