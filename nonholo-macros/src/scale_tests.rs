@@ -41,7 +41,9 @@ pub(crate) fn trailers(n: usize, form: TrailerSpeeds) -> String {
     }
     let t: Vec<String> = (0..=n)
         .map(|i| {
-            format!("0.5 * m{i} * (vx{i}.powi(2) + vy{i}.powi(2)) + 0.5 * i{i} * dot(th{i}).powi(2)")
+            format!(
+                "0.5 * m{i} * (vx{i}.powi(2) + vy{i}.powi(2)) + 0.5 * i{i} * dot(th{i}).powi(2)"
+            )
         })
         .collect();
     let _ = writeln!(s, "kinetic_energy = {};", t.join("\n    + "));
@@ -111,7 +113,11 @@ fn trailers_expansion_growth() {
             if let Some(dir) = &out_dir {
                 let file = format!(
                     "{dir}/trailers{n}{}.rs",
-                    if form == TrailerSpeeds::Dependent { "_dep" } else { "" }
+                    if form == TrailerSpeeds::Dependent {
+                        "_dep"
+                    } else {
+                        ""
+                    }
                 );
                 let text = format!("nonholo::nonholonomic! {{\n{src}}}\n");
                 std::fs::write(&file, text).expect("write model");
@@ -123,7 +129,10 @@ fn trailers_expansion_growth() {
 #[test]
 #[ignore]
 fn dump_trailers() {
-    let n: usize = std::env::var("N").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let n: usize = std::env::var("N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
     let out = expand(source(n, TrailerSpeeds::Speeds).parse().expect("tokens")).to_string();
     std::fs::write("/tmp/trailers.rs", out).expect("write");
 }

@@ -130,31 +130,17 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
             .cloned()
             .unwrap_or_else(|| quote! { ::core::f64::NAN }),
         Node::Add(c, ts) => {
-            let mut out = TokenStream::new();
-            let mut first = true;
-            for (k, t) in ts.iter() {
-                let e = render(g, *t, bind, names);
-                let neg = k.is_negative();
-                let ak = if neg { k.neg() } else { *k };
-                let term = if ak.is_one() {
-                    e
-                } else {
-                    let l = lit(ak);
-                    quote! { #l * #e }
-                };
-                if first {
-                    out.extend(if neg {
-                        quote! { -#term }
-                    } else {
-                        term
-                    });
-                } else if neg {
-                    out.extend(quote! { - #term });
-                } else {
-                    out.extend(quote! { + #term });
-                }
-                first = false;
-            }
+            let terms: Vec<Term> = ts
+                .iter()
+                .map(|(k, t)| Term {
+                    k: *k,
+                    fs: match g.node(*t) {
+                        Node::Mul(fs) => fs.to_vec(),
+                        _ => vec![(*t, 1)],
+                    },
+                })
+                .collect();
+            let mut out = factored(g, terms, bind, names);
             if !c.is_zero() {
                 let neg = c.is_negative();
                 let l = lit(if neg { c.neg() } else { *c });
@@ -166,44 +152,7 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
             }
             quote! { (#out) }
         }
-        Node::Mul(fs) => {
-            let pow = |b: Id, e: i32| -> TokenStream {
-                let base = render(g, b, bind, names);
-                match e {
-                    1 => base,
-                    2 => quote! { (#base * #base) },
-                    _ => {
-                        let e = Literal::i32_unsuffixed(e);
-                        quote! { #base.powi(#e) }
-                    }
-                }
-            };
-            let num: Vec<TokenStream> = fs
-                .iter()
-                .filter(|(_, e)| *e > 0)
-                .map(|(b, e)| pow(*b, *e))
-                .collect();
-            let den: Vec<TokenStream> = fs
-                .iter()
-                .filter(|(_, e)| *e < 0)
-                .map(|(b, e)| pow(*b, -*e))
-                .collect();
-            let product = |xs: Vec<TokenStream>| -> TokenStream {
-                let mut it = xs.into_iter();
-                let mut acc = it.next().unwrap_or_else(|| quote! { 1.0f64 });
-                for x in it {
-                    acc = quote! { #acc * #x };
-                }
-                acc
-            };
-            let num = product(num);
-            if den.is_empty() {
-                quote! { (#num) }
-            } else {
-                let den = product(den);
-                quote! { (#num / (#den)) }
-            }
-        }
+        Node::Mul(fs) => product(g, fs, bind, names),
         Node::Fn(f, a) => {
             let a = render(g, *a, bind, names);
             if *f == Func::Sign {
@@ -218,6 +167,154 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
             let m = Ident::new(f.name(), Span::call_site());
             quote! { (#a).#m(#b) }
         }
+    }
+}
+
+/// One term `k * prod b^e` of a sum being rendered.
+struct Term {
+    k: Number,
+    fs: Vec<(Id, i32)>,
+}
+
+/// A sum's terms (without parentheses), common factors pulled out greedily (multivariate
+/// Horner): the base shared by most terms is factored out of them, recursively, so
+/// `a*x*y + a*x*z + b` renders as `a*x*(y + z) + b` and a shared divisor is divided once.
+/// Ties go to the smaller node id, so the output is deterministic.
+fn factored(
+    g: &Graph,
+    terms: Vec<Term>,
+    bind: &Bindings,
+    names: &HashMap<Id, TokenStream>,
+) -> TokenStream {
+    let mut count: std::collections::BTreeMap<(Id, bool), (usize, i32)> = Default::default();
+    for t in &terms {
+        for (b, e) in &t.fs {
+            let c = count.entry((*b, *e > 0)).or_insert((0, i32::MAX));
+            c.0 += 1;
+            c.1 = c.1.min(e.abs());
+        }
+    }
+    let best = count
+        .iter()
+        .filter(|(_, (n, _))| *n >= 2)
+        .max_by(|x, y| x.1 .0.cmp(&y.1 .0).then(y.0.cmp(x.0)))
+        .map(|((b, pos), (_, e))| (*b, *pos, *e));
+    let Some((base, positive, e)) = best else {
+        return plain_sum(g, &terms, bind, names);
+    };
+    let mut with = Vec::new();
+    let mut without = Vec::new();
+    for mut t in terms {
+        match t
+            .fs
+            .iter()
+            .position(|(b, x)| *b == base && (*x > 0) == positive)
+        {
+            Some(i) => {
+                t.fs[i].1 -= if positive { e } else { -e };
+                if t.fs[i].1 == 0 {
+                    t.fs.remove(i);
+                }
+                with.push(t);
+            }
+            None => without.push(t),
+        }
+    }
+    let inner = factored(g, with, bind, names);
+    let b = power(g, base, e, bind, names);
+    let grouped = if positive {
+        quote! { #b * (#inner) }
+    } else {
+        quote! { (#inner) / #b }
+    };
+    if without.is_empty() {
+        grouped
+    } else {
+        let rest = factored(g, without, bind, names);
+        quote! { #grouped + #rest }
+    }
+}
+
+/// Terms written out one by one, `k*x*y - z + ...`.
+fn plain_sum(
+    g: &Graph,
+    terms: &[Term],
+    bind: &Bindings,
+    names: &HashMap<Id, TokenStream>,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (i, t) in terms.iter().enumerate() {
+        let neg = t.k.is_negative();
+        let ak = if neg { t.k.neg() } else { t.k };
+        let term = match (t.fs.is_empty(), ak.is_one()) {
+            (true, _) => lit(ak),
+            (false, true) => product(g, &t.fs, bind, names),
+            (false, false) => {
+                let l = lit(ak);
+                let e = product(g, &t.fs, bind, names);
+                quote! { #l * #e }
+            }
+        };
+        out.extend(match (i == 0, neg) {
+            (true, false) => term,
+            (true, true) => quote! { -#term },
+            (false, false) => quote! { + #term },
+            (false, true) => quote! { - #term },
+        });
+    }
+    out
+}
+
+/// `b^e` for `e >= 1`, squares as a product.
+fn power(
+    g: &Graph,
+    b: Id,
+    e: i32,
+    bind: &Bindings,
+    names: &HashMap<Id, TokenStream>,
+) -> TokenStream {
+    let base = render(g, b, bind, names);
+    match e {
+        1 => base,
+        2 => quote! { (#base * #base) },
+        _ => {
+            let e = Literal::i32_unsuffixed(e);
+            quote! { #base.powi(#e) }
+        }
+    }
+}
+
+/// `prod b^e` as `(num / (den))`.
+fn product(
+    g: &Graph,
+    fs: &[(Id, i32)],
+    bind: &Bindings,
+    names: &HashMap<Id, TokenStream>,
+) -> TokenStream {
+    let num: Vec<TokenStream> = fs
+        .iter()
+        .filter(|(_, e)| *e > 0)
+        .map(|(b, e)| power(g, *b, *e, bind, names))
+        .collect();
+    let den: Vec<TokenStream> = fs
+        .iter()
+        .filter(|(_, e)| *e < 0)
+        .map(|(b, e)| power(g, *b, -*e, bind, names))
+        .collect();
+    let chain = |xs: Vec<TokenStream>| -> TokenStream {
+        let mut it = xs.into_iter();
+        let mut acc = it.next().unwrap_or_else(|| quote! { 1.0f64 });
+        for x in it {
+            acc = quote! { #acc * #x };
+        }
+        acc
+    };
+    let num = chain(num);
+    if den.is_empty() {
+        quote! { (#num) }
+    } else {
+        let den = chain(den);
+        quote! { (#num / (#den)) }
     }
 }
 

@@ -110,7 +110,11 @@ fn transversal(nonzero: &[Vec<bool>]) -> Option<Vec<usize>> {
 fn diagonal_blocks(nonzero: &[Vec<bool>], row_of: &[usize]) -> Vec<Vec<usize>> {
     let n = nonzero.len();
     let succ: Vec<Vec<usize>> = (0..n)
-        .map(|c| (0..n).filter(|j| *j != c && nonzero[row_of[c]][*j]).collect())
+        .map(|c| {
+            (0..n)
+                .filter(|j| *j != c && nonzero[row_of[c]][*j])
+                .collect()
+        })
         .collect();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
