@@ -136,3 +136,12 @@ fn dump_trailers() {
     let out = expand(source(n, TrailerSpeeds::Speeds).parse().expect("tokens")).to_string();
     std::fs::write("/tmp/trailers.rs", out).expect("write");
 }
+
+#[test]
+#[ignore]
+fn dump_library_model() {
+    let name = std::env::var("MODEL").unwrap_or_else(|_| "RollingDiskPendulum".into());
+    let src = crate::test_models::library_model(&name);
+    let out = expand(src.parse().expect("tokens")).to_string();
+    std::fs::write("/tmp/model.rs", out).expect("write");
+}

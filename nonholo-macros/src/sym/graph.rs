@@ -4,8 +4,9 @@
 //! - `Add(c, [(k_i, t_i)])` = c + sum k_i t_i, terms sorted by id, k_i != 0, no term is a
 //!   number or a sum; a single unit term with c = 0 is the term itself.
 //! - `Mul([(b_i, e_i)])` = prod b_i^e_i, bases sorted by id, e_i != 0, no base is a number
-//!   or a product, and a sum appears only with a negative exponent (positive powers of
-//!   sums are expanded). Numeric coefficients live in the enclosing `Add`.
+//!   or a product, and a sum appears only with a negative exponent (positive powers and
+//!   products of sums are expanded), unless expanding would exceed `EXPANSION_LIMIT`
+//!   terms. Numeric coefficients live in the enclosing `Add`.
 //! - Negative powers of sums are normalized so the sum's first coefficient is 1.
 //!
 //! Because ids are handed out in construction order and every map is ordered, building
@@ -36,7 +37,8 @@ pub struct SymInfo {
     pub name: String,
 }
 
-/// Expansion past this many terms keeps a positive power of a sum unexpanded.
+/// Expansion past this many terms keeps a positive power of a sum, or a product of two
+/// sums, unexpanded.
 const EXPANSION_LIMIT: usize = 4096;
 
 /// The arena. All expression construction goes through it.
@@ -390,6 +392,18 @@ impl Graph {
             (true, false) => self.mul_sum(a, b),
             (false, true) => self.mul_sum(b, a),
             (true, true) => {
+                let (na, nb) = (self.terms_of(a).1.len() + 1, self.terms_of(b).1.len() + 1);
+                if na * nb > EXPANSION_LIMIT {
+                    // a product of long sums stays a product: expanding it would cost
+                    // na * nb terms here and again in everything built on it
+                    let (x, y) = if a < b { (a, b) } else { (b, a) };
+                    let fs: Box<[(Id, i32)]> = if x == y {
+                        vec![(x, 2)].into_boxed_slice()
+                    } else {
+                        vec![(x, 1), (y, 1)].into_boxed_slice()
+                    };
+                    return self.intern(Node::Mul(fs));
+                }
                 let (c, ts) = self.terms_of(a);
                 let mut parts = Vec::with_capacity(ts.len() + 1);
                 let cb = self.scale(c, b);
