@@ -126,6 +126,7 @@ fn trailers_expansion_growth() {
     }
 }
 
+/// Writes the `N`-trailer model's expansion to `$TMPDIR/trailers.rs` (to read the code).
 #[test]
 #[ignore]
 fn dump_trailers() {
@@ -134,14 +135,44 @@ fn dump_trailers() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     let out = expand(source(n, TrailerSpeeds::Speeds).parse().expect("tokens")).to_string();
-    std::fs::write("/tmp/trailers.rs", out).expect("write");
+    std::fs::write(std::env::temp_dir().join("trailers.rs"), out).expect("write");
 }
 
+/// Writes the expansion of library model `MODEL` to `$TMPDIR/model.rs`.
 #[test]
 #[ignore]
 fn dump_library_model() {
     let name = std::env::var("MODEL").unwrap_or_else(|_| "RollingDiskPendulum".into());
     let src = crate::test_models::library_model(&name);
     let out = expand(src.parse().expect("tokens")).to_string();
-    std::fs::write("/tmp/model.rs", out).expect("write");
+    std::fs::write(std::env::temp_dir().join("model.rs"), out).expect("write");
+}
+
+/// Deeply nested input (ignored: slow, ~1 min) must not overflow the stack of the thread the macro runs on
+/// (rustc runs proc macros on its main thread; 8 MiB is the usual size).
+#[test]
+#[ignore]
+fn deep_nesting_does_not_overflow_the_stack() {
+    for depth in [50usize, 200, 800] {
+        let handle = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let mut e = "theta".to_string();
+                for _ in 0..depth {
+                    e = format!("sin({e})");
+                }
+                let src = format!(
+                    "pub struct Deep; parameters {{ m = 1.0 }} coordinates {{ x, theta }}
+                     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(theta).powi(2));
+                     potential_energy = {e};"
+                );
+                let out = expand(src.parse().expect("tokens")).to_string();
+                out.contains("compile_error")
+            })
+            .expect("thread");
+        let errors = handle
+            .join()
+            .expect("expansion of a deeply nested model panicked");
+        assert!(!errors, "depth {depth}: a valid model reported errors");
+    }
 }
