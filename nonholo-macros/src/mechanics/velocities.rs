@@ -126,6 +126,17 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
     let dep: Vec<usize> = match dependent {
         Some(d) => d.to_vec(),
         None if nc == 0 => vec![],
+        None if linear && nc > EXHAUSTIVE_MAX => match numeric_dependent_set(g, &parts, n) {
+            Some(set) => set,
+            None => {
+                cx.error_help(
+                    low.sites.parametrization,
+                    "the constraints are not independent: no set of velocities can be solved from them",
+                    "remove redundant constraints",
+                );
+                return None;
+            }
+        },
         None if linear => {
             let mut best: Option<(Vec<usize>, (bool, u32))> = None;
             for set in subsets(n, nc) {
@@ -290,6 +301,55 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
         inverse,
         speed_names,
     })
+}
+
+/// Up to this many constraints the dependent set is chosen among all C(n, nc) sets (the
+/// numerically safest minor); beyond, that enumeration (and its Laplace determinants) would
+/// grow exponentially, and the set is chosen by rank at a random point instead.
+const EXHAUSTIVE_MAX: usize = 4;
+
+/// The dependent velocities of a large linear system: columns of the constraint matrix
+/// `alpha` taken greedily from the last coordinate back whenever they raise the rank of
+/// `alpha` evaluated at pseudo-random values of every symbol (later coordinates read as
+/// dependent, as in the exhaustive choice). `None` when alpha has not full row rank there.
+fn numeric_dependent_set(g: &Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option<Vec<usize>> {
+    let env = crate::sym::linsolve::random_point(g, 0x5DEE_CE66_D1CE_4E5B);
+    let mut memo = HashMap::new();
+    let alpha: Vec<Vec<f64>> = parts
+        .iter()
+        .map(|(row, _)| row.iter().map(|e| g.eval(*e, &env, &mut memo)).collect())
+        .collect();
+    let nc = alpha.len();
+    let scale = alpha
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, x| m.max(x.abs()))
+        .max(f64::MIN_POSITIVE);
+    // orthonormal basis of the chosen columns (modified Gram-Schmidt in R^nc)
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let mut chosen = Vec::new();
+    for j in (0..n).rev() {
+        let mut v: Vec<f64> = (0..nc).map(|r| alpha[r][j]).collect();
+        if v.iter().any(|x| !x.is_finite()) {
+            continue;
+        }
+        for b in &basis {
+            let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
+            for (x, y) in v.iter_mut().zip(b) {
+                *x -= d * y;
+            }
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if norm > 1e-9 * scale {
+            basis.push(v.iter().map(|x| x / norm).collect());
+            chosen.push(j);
+            if chosen.len() == nc {
+                chosen.sort_unstable();
+                return Some(chosen);
+            }
+        }
+    }
+    None
 }
 
 /// Names of the atoms of psi: `psi[x]` for `dot(x)`.

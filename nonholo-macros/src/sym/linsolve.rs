@@ -310,6 +310,19 @@ fn det(
     d
 }
 
+/// Pseudo-random values in [0.2, 1.3) for every symbol, from `seed` (deterministic).
+pub fn random_point(g: &Graph, seed: u64) -> Vec<f64> {
+    let mut state = seed;
+    (0..g.symbol_count())
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            0.2 + 1.1 * ((state >> 11) as f64 / (1u64 << 53) as f64)
+        })
+        .collect()
+}
+
 /// Whether `e` is zero: structurally, or (for identities the canonical forms miss) to
 /// round-off at several pseudo-random points.
 pub fn probably_zero(g: &Graph, e: Id) -> bool {
