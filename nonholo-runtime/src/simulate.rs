@@ -473,12 +473,8 @@ fn run<M: Model>(
         monitor,
         take_failure: &take_failure,
     };
-    // No higher-order explicit pair: diffsol 0.18's `explicit_rk_solver` takes at most
-    // `MAX_SMALL_COLS` = 8 stages, the last first-same-as-last (`a[s-1] = b`, `c[s-1] = 1`).
-    // Published 6(5) pairs need 9: Verner's efficient and robust ones are 9-stage FSAL, DVERK,
-    // Verner 2006 and Dormand–Prince RK6(5)8M are 8-stage without FSAL; and a 7-stage
-    // sixth-order method plus its FSAL stage has no fifth-order embedded formula (checked
-    // exactly for Butcher's 1964 methods).
+    // No 6(5) pair: diffsol 0.18 takes at most 8 explicit stages (FSAL included) and
+    // every published one needs 9 (BENCHMARKS.md, "Higher-order explicit pairs").
     match o.method {
         Method::Tsit45 => ctx.run(problem.tsit45()),
         Method::Bdf => ctx.run(problem.bdf::<NalgebraLU<f64>>()),

@@ -313,7 +313,7 @@ const EXHAUSTIVE_MAX: usize = 4;
 /// `alpha` evaluated at pseudo-random values of every symbol (later coordinates read as
 /// dependent, as in the exhaustive choice). `None` when alpha has not full row rank there.
 fn numeric_dependent_set(g: &Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option<Vec<usize>> {
-    let env = crate::sym::linsolve::random_point(g, 0x5DEE_CE66_D1CE_4E5B);
+    let env = crate::sym::linsolve::RandomPoints::new(0x5DEE_CE66_D1CE_4E5B).next_point(g);
     let mut memo = HashMap::new();
     let alpha: Vec<Vec<f64>> = parts
         .iter()

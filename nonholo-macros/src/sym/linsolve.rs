@@ -310,17 +310,26 @@ fn det(
     d
 }
 
-/// Pseudo-random values in [0.2, 1.3) for every symbol, from `seed` (deterministic).
-pub fn random_point(g: &Graph, seed: u64) -> Vec<f64> {
-    let mut state = seed;
-    (0..g.symbol_count())
-        .map(|_| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            0.2 + 1.1 * ((state >> 11) as f64 / (1u64 << 53) as f64)
-        })
-        .collect()
+/// Pseudo-random points, values in [0.2, 1.3) for every symbol (a deterministic LCG).
+pub struct RandomPoints(u64);
+
+impl RandomPoints {
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next point: one value per symbol of `g`.
+    pub fn next_point(&mut self, g: &Graph) -> Vec<f64> {
+        (0..g.symbol_count())
+            .map(|_| {
+                self.0 = self
+                    .0
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                0.2 + 1.1 * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
+            })
+            .collect()
+    }
 }
 
 /// Whether `e` is zero: structurally, or (for identities the canonical forms miss) to
@@ -332,18 +341,10 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     if g.as_number(e).is_some() {
         return false;
     }
-    let n = g.symbol_count();
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut points = RandomPoints::new(0x9E37_79B9_7F4A_7C15);
     let mut checked = 0;
     for _ in 0..6 {
-        let env: Vec<f64> = (0..n)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                0.2 + 1.1 * ((state >> 11) as f64 / (1u64 << 53) as f64)
-            })
-            .collect();
+        let env = points.next_point(g);
         let mut memo = HashMap::new();
         let v = g.eval(e, &env, &mut memo);
         let scale = g.eval_scale(e, &env, &mut memo).max(1e-300);
