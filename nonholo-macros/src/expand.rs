@@ -15,7 +15,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
         return cx.into_compile_errors();
     };
     if !cx.has_errors() {
-        let mut low = lower::lower(&checked);
+        let mut low = lower::lower(&checked, &cx);
         if let Some(eq) = mechanics::derive(&mut low, &cx) {
             if !cx.has_errors() {
                 return emit::emit(&checked, &low, &eq);

@@ -11,6 +11,7 @@ mod ctxt;
 mod dsl;
 mod emit;
 mod expand;
+mod kinematics;
 mod lower;
 mod mechanics;
 mod model;

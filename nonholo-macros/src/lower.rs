@@ -2,11 +2,27 @@
 //! shared subexpressions (parameter-only ones as atoms), the DSL's functions by the
 //! engine's one table ([`Function`]).
 
+use crate::check::kinematics::{Kinematics, Load};
+use crate::check::types::VECTOR_METHODS;
 use crate::check::Checked;
+use crate::ctxt::Ctxt;
 use crate::dsl::ast::{BinOp, Expr};
-use crate::model::{Lowered, Names, Parametrization, Sites, Symbols};
-use crate::sym::{Func2, Function, Graph, Id, Node};
+use crate::kinematics::bodies::{self, MassBody};
+use crate::kinematics::rolling::{self, Wheel};
+use crate::kinematics::vector::Vector;
+use crate::kinematics::{Clock, Kin};
+use crate::model::{Configuration, Lowered, Names, Parametrization, Sites, Symbols};
+use crate::sym::{Func, Func2, Function, Graph, Id, Node};
 use std::collections::HashMap;
+
+/// What an expression of the DSL evaluates to.
+#[derive(Clone)]
+enum Value {
+    Scalar(Id),
+    Vector(Vector),
+    /// A point, as the vector from the origin.
+    Point(Vector),
+}
 
 struct Lowerer<'a> {
     g: Graph,
@@ -14,12 +30,15 @@ struct Lowerer<'a> {
     qd_of: HashMap<String, Id>,
     lets: &'a [(syn::Ident, Expr)],
     let_index: HashMap<String, usize>,
-    let_cache: HashMap<usize, Id>,
+    let_cache: HashMap<usize, Value>,
     /// t, q, dot(q) and z: what makes an expression vary along a motion.
     state_syms: Vec<u32>,
+    kinematics: &'a Kinematics,
+    kin: Option<Kin>,
+    clock: Clock,
 }
 
-pub fn lower(m: &Checked) -> Lowered {
+pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     let mut g = Graph::new();
     let t = g.new_symbol("t");
     let params: Vec<u32> = m
@@ -82,6 +101,13 @@ pub fn lower(m: &Checked) -> Lowered {
         let_index,
         let_cache: HashMap::new(),
         state_syms,
+        kinematics: &m.kinematics,
+        kin: None,
+        clock: Clock {
+            t,
+            q: q.clone(),
+            qd: qd.clone(),
+        },
     };
 
     let defaults = m
@@ -94,12 +120,12 @@ pub fn lower(m: &Checked) -> Lowered {
             })
         })
         .collect();
-    let kinetic = lw.expr(&m.kinetic);
-    let potential = match &m.potential {
+    let mut kinetic = lw.expr(&m.kinetic);
+    let mut potential = match &m.potential {
         Some(v) => lw.expr(v),
         None => lw.g.zero(),
     };
-    let forces = m
+    let mut forces: Vec<Id> = m
         .forces
         .iter()
         .map(|f| match f {
@@ -107,7 +133,7 @@ pub fn lower(m: &Checked) -> Lowered {
             None => lw.g.zero(),
         })
         .collect();
-    let constraints = m
+    let mut constraints: Vec<Id> = m
         .constraints
         .iter()
         .map(|c| {
@@ -116,6 +142,24 @@ pub fn lower(m: &Checked) -> Lowered {
             lw.g.sub(l, r)
         })
         .collect();
+    let mut constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
+    let mut constraint_spans: Vec<proc_macro2::Span> =
+        m.constraints.iter().map(|c| c.span).collect();
+    let mut configuration = Configuration::default();
+    if !m.kinematics.is_empty() {
+        let k = lw.three_d(cx);
+        kinetic = lw.g.add(kinetic, k.kinetic);
+        potential = lw.g.add(potential, k.potential);
+        for (f, q) in forces.iter_mut().zip(k.forces) {
+            *f = lw.g.add(*f, q);
+        }
+        for (row, text, span) in k.rows {
+            constraints.push(row);
+            constraint_texts.push(text);
+            constraint_spans.push(span);
+        }
+        configuration = k.configuration;
+    }
     let parametrization = match &m.parametrization {
         Parametrization::Speeds(es) => {
             Parametrization::Speeds(es.iter().map(|e| lw.expr(e)).collect())
@@ -140,12 +184,13 @@ pub fn lower(m: &Checked) -> Lowered {
             model: m.name.to_string(),
             coords: m.coords.iter().map(|c| c.to_string()).collect(),
             speeds: m.speeds.iter().map(|s| s.to_string()).collect(),
+            constraints: constraint_texts,
         },
         sites: Sites {
             kinetic: m.kinetic_span,
             parametrization: m.parametrization_span,
             speeds: m.speeds.iter().map(|s| s.span()).collect(),
-            constraints: m.constraints.iter().map(|c| c.span).collect(),
+            constraints: constraint_spans,
         },
         formulation: m.formulation,
         kinetic,
@@ -154,71 +199,406 @@ pub fn lower(m: &Checked) -> Lowered {
         constraints,
         parametrization,
         defaults,
+        configuration,
     }
+}
+
+/// What the 3D items lower to.
+struct ThreeD {
+    kinetic: Id,
+    potential: Id,
+    forces: Vec<Id>,
+    rows: Vec<(Id, String, proc_macro2::Span)>,
+    configuration: Configuration,
 }
 
 impl Lowerer<'_> {
     fn expr(&mut self, e: &Expr) -> Id {
+        match self.value(e) {
+            Value::Scalar(x) => x,
+            _ => self.g.zero(),
+        }
+    }
+
+    fn vector(&mut self, e: &Expr) -> Vector {
+        match self.value(e) {
+            Value::Vector(v) | Value::Point(v) => v,
+            Value::Scalar(_) => Vector::zero(),
+        }
+    }
+
+    /// An expression's value; type errors were reported by `check`, so a value of the
+    /// wrong kind only stands in for them (zero).
+    fn value(&mut self, e: &Expr) -> Value {
         match e {
-            Expr::Lit { value, .. } => self.g.num(*value),
-            Expr::Error(_) => self.g.zero(),
+            Expr::Lit { value, .. } => Value::Scalar(self.g.num(*value)),
+            Expr::Error(_) => Value::Scalar(self.g.zero()),
             Expr::Ident(id) => {
                 let key = id.to_string();
                 if let Some(x) = self.names.get(&key) {
-                    return *x;
+                    return Value::Scalar(*x);
+                }
+                if let Some(r) = self.kin.as_ref().and_then(|k| k.points.get(&key)) {
+                    return Value::Point(r.clone());
                 }
                 if let Some(i) = self.let_index.get(&key).copied() {
                     if let Some(x) = self.let_cache.get(&i) {
-                        return *x;
+                        return x.clone();
                     }
                     let body = self.lets[i].1.clone();
-                    let mut x = self.expr(&body);
+                    let mut x = self.value(&body);
                     // A `let` of parameters only (a mass moment, a combined length) is a
                     // constant of the run: keep it an atom, computed once per call, rather
                     // than multiplying it out into every term that uses it.
-                    if !self.g.depends_on_any(x, &self.state_syms)
-                        && !matches!(self.g.node(x), Node::Num(_) | Node::Sym(_))
-                    {
-                        x = self.g.define(&key, x);
+                    if let Value::Scalar(s) = x {
+                        if !self.g.depends_on_any(s, &self.state_syms)
+                            && !matches!(self.g.node(s), Node::Num(_) | Node::Sym(_))
+                        {
+                            x = Value::Scalar(self.g.define(&key, s));
+                        }
                     }
-                    self.let_cache.insert(i, x);
+                    self.let_cache.insert(i, x.clone());
                     return x;
                 }
-                self.g.zero()
+                Value::Scalar(self.g.zero())
             }
-            Expr::Dot { arg, .. } => match &**arg {
+            Expr::Dot { arg, .. } => Value::Scalar(match &**arg {
                 Expr::Ident(id) => self
                     .qd_of
                     .get(&id.to_string())
                     .copied()
                     .unwrap_or_else(|| self.g.zero()),
                 _ => self.g.zero(),
+            }),
+            Expr::Neg { expr, .. } => match self.value(expr) {
+                Value::Scalar(x) => Value::Scalar(self.g.neg(x)),
+                Value::Vector(v) => Value::Vector(v.neg(&mut self.g)),
+                p => p,
             },
-            Expr::Neg { expr, .. } => {
-                let x = self.expr(expr);
-                self.g.neg(x)
-            }
             Expr::Bin { op, lhs, rhs, .. } => {
-                let a = self.expr(lhs);
-                let b = self.expr(rhs);
-                let a = self.constant_atom(a);
-                let b = self.constant_atom(b);
-                match op {
-                    BinOp::Add => self.g.add(a, b),
-                    BinOp::Sub => self.g.sub(a, b),
-                    BinOp::Mul => self.g.mul(a, b),
-                    BinOp::Div => self.g.div(a, b),
+                let a = self.value(lhs);
+                let b = self.value(rhs);
+                self.binary(*op, a, b)
+            }
+            Expr::Field { recv, field } => {
+                let f = self.frame_of(recv);
+                let axis = match field.to_string().as_str() {
+                    "x" => 0,
+                    "y" => 1,
+                    _ => 2,
+                };
+                match f {
+                    Some(f) => Value::Vector(Kin::unit(&mut self.g, f, axis)),
+                    None => Value::Vector(Vector::zero()),
+                }
+            }
+            Expr::Components { frame, comps, .. } => {
+                let c: Vec<Id> = comps.iter().map(|c| self.expr(c)).collect();
+                let f = self.frame_of(&Expr::Ident(frame.clone()));
+                match (f, c.as_slice()) {
+                    (Some(f), [x, y, z]) => Value::Vector(Vector::in_frame(f, [*x, *y, *z])),
+                    _ => Value::Vector(Vector::zero()),
+                }
+            }
+            Expr::Call { func, args } if func == "velocity" => {
+                let name = match args.first() {
+                    Some(Expr::Ident(p)) => Some(p.to_string()),
+                    _ => None,
+                };
+                let Some(kin) = self.kin.as_mut() else {
+                    return Value::Vector(Vector::zero());
+                };
+                let v = match name.filter(|n| kin.points.contains_key(n)) {
+                    Some(n) => kin.point_velocity(&mut self.g, &n, &self.clock),
+                    None => {
+                        let r = match args.first() {
+                            Some(a) => self.vector(a),
+                            None => Vector::zero(),
+                        };
+                        match self.kin.as_mut() {
+                            Some(kin) => kin.velocity_of(&mut self.g, &r, &self.clock),
+                            None => Vector::zero(),
+                        }
+                    }
+                };
+                Value::Vector(v)
+            }
+            Expr::Call { func, args } if func == "angular_velocity" => {
+                let f = args.first().and_then(|a| self.frame_of(a));
+                match (f, self.kin.as_ref()) {
+                    (Some(f), Some(kin)) => Value::Vector(kin.omega(f)),
+                    _ => Value::Vector(Vector::zero()),
                 }
             }
             Expr::Call { func, args } => {
                 let args: Vec<Id> = args.iter().map(|a| self.expr(a)).collect();
-                self.apply(&func.to_string(), &args)
+                Value::Scalar(self.apply(&func.to_string(), &args))
+            }
+            Expr::Method { recv, func, args } if VECTOR_METHODS.iter().any(|(m, _)| func == m) => {
+                let u = self.vector(recv);
+                let v = match args.first() {
+                    Some(a) => self.vector(a),
+                    None => Vector::zero(),
+                };
+                let Some(kin) = self.kin.as_ref() else {
+                    return Value::Scalar(self.g.zero());
+                };
+                let g = &mut self.g;
+                match func.to_string().as_str() {
+                    "dot" => Value::Scalar(kin.tree.dot(g, &u, &v)),
+                    "cross" => Value::Vector(kin.tree.cross(g, &u, &v)),
+                    name => {
+                        let uu = kin.tree.dot(g, &u, &u);
+                        let n = g.func(Func::Sqrt, uu);
+                        if name == "norm" {
+                            Value::Scalar(n)
+                        } else {
+                            let inv = g.powi(n, -1);
+                            Value::Vector(u.scale(g, inv))
+                        }
+                    }
+                }
             }
             Expr::Method { recv, func, args } => {
                 let mut all = vec![self.expr(recv)];
                 all.extend(args.iter().map(|a| self.expr(a)));
-                self.apply(&func.to_string(), &all)
+                Value::Scalar(self.apply(&func.to_string(), &all))
             }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let g = &mut self.g;
+        match (a, b) {
+            (Value::Scalar(a), Value::Scalar(b)) => {
+                let a = self.constant_atom(a);
+                let b = self.constant_atom(b);
+                let g = &mut self.g;
+                Value::Scalar(match op {
+                    BinOp::Add => g.add(a, b),
+                    BinOp::Sub => g.sub(a, b),
+                    BinOp::Mul => g.mul(a, b),
+                    BinOp::Div => g.div(a, b),
+                })
+            }
+            (Value::Scalar(k), Value::Vector(v)) | (Value::Vector(v), Value::Scalar(k)) => {
+                Value::Vector(match op {
+                    BinOp::Div => {
+                        let inv = g.powi(k, -1);
+                        v.scale(g, inv)
+                    }
+                    _ => v.scale(g, k),
+                })
+            }
+            (Value::Point(p), Value::Point(q)) => Value::Vector(p.sub(g, &q)),
+            (Value::Point(p), Value::Vector(v)) => Value::Point(match op {
+                BinOp::Sub => p.sub(g, &v),
+                _ => p.add(g, &v),
+            }),
+            (Value::Vector(u), Value::Vector(v)) => Value::Vector(match op {
+                BinOp::Sub => u.sub(g, &v),
+                _ => u.add(g, &v),
+            }),
+            (a, _) => a,
+        }
+    }
+
+    /// The frame a name stands for (a frame, or a body's frame).
+    fn frame_of(&self, e: &Expr) -> Option<usize> {
+        let Expr::Ident(id) = e else { return None };
+        let key = id.to_string();
+        self.kinematics.frame_of.get(&key).copied().or_else(|| {
+            self.kinematics
+                .body_of
+                .get(&key)
+                .map(|b| self.kinematics.bodies[*b].frame)
+        })
+    }
+
+    /// Frames, points, bodies, gravity, loads, rolling contacts and configuration
+    /// constraints to T, V, generalized forces and velocity rows.
+    fn three_d(&mut self, cx: &Ctxt) -> ThreeD {
+        let k = self.kinematics;
+        let angles: Vec<Id> = k.frames.iter().map(|f| self.expr(&f.angle)).collect();
+        let state: Vec<u32> = self.state_syms.clone();
+        self.kin = Some(Kin::new(&mut self.g, k, &angles, &state, &self.clock));
+        // lets met while lowering angles saw no frames yet
+        self.let_cache.clear();
+        for (name, def) in &k.points {
+            let r = match def {
+                Some(e) => self.vector(e),
+                None => Vector::zero(),
+            };
+            if let Some(kin) = self.kin.as_mut() {
+                kin.points.insert(name.clone(), r);
+            }
+        }
+        let point_name = |e: &Expr| match e {
+            Expr::Ident(id) if k.points.iter().any(|(p, _)| *id == p) => Some(id.to_string()),
+            _ => None,
+        };
+        let mut masses = Vec::new();
+        for b in &k.bodies {
+            let center = self.vector(&b.center);
+            let mass = self.expr(&b.mass);
+            let inertia = b.inertia.as_ref().map(|(f, span, comps)| {
+                let mut c = [self.g.zero(); 6];
+                for (i, e) in comps.iter().enumerate().take(6) {
+                    c[i] = self.expr(e);
+                }
+                if let Some(kin) = self.kin.as_ref() {
+                    if let Some(why) = bodies::inertia_frame_problem(kin, &mut self.g, b.frame, *f, &c) {
+                        cx.error_help(
+                            *span,
+                            why,
+                            "give the inertia in a frame fixed in the body, or in one that turns relative to it only about an axis of symmetry",
+                        );
+                    }
+                }
+                (*f, c)
+            });
+            masses.push(MassBody {
+                name: b.name.to_string(),
+                frame: Some(b.frame),
+                center,
+                center_name: point_name(&b.center),
+                mass,
+                inertia,
+            });
+        }
+        for (i, p) in k.particles.iter().enumerate() {
+            let center = self.vector(&p.point);
+            let mass = self.expr(&p.mass);
+            masses.push(MassBody {
+                name: format!("particle{i}"),
+                frame: None,
+                center,
+                center_name: point_name(&p.point),
+                mass,
+                inertia: None,
+            });
+        }
+        let gravity = k.gravity.as_ref().map(|e| self.vector(e));
+        let mut loads = Vec::new();
+        for l in &k.loads {
+            match l {
+                Load::At { point, force } => {
+                    let f = self.vector(force);
+                    if let Value::Vector(v) = self.value(&Expr::Call {
+                        func: syn::Ident::new("velocity", point.span()),
+                        args: vec![point.clone()],
+                    }) {
+                        loads.push((v, f));
+                    }
+                }
+                Load::On {
+                    frame,
+                    torque,
+                    sign,
+                } => {
+                    let t = self.vector(torque);
+                    let t = if *sign < 0.0 { t.neg(&mut self.g) } else { t };
+                    if let Some(kin) = self.kin.as_ref() {
+                        loads.push((kin.omega(*frame), t));
+                    }
+                }
+            }
+        }
+        let mut wheels = Vec::new();
+        for r in &k.rolls {
+            let plane = &k.planes[r.plane.min(k.planes.len().saturating_sub(1))];
+            let body = &k.bodies[r.body.min(k.bodies.len().saturating_sub(1))];
+            let lateral = r.lateral;
+            wheels.push((
+                r,
+                Wheel {
+                    name: body.name.to_string(),
+                    frame: body.frame,
+                    center: self.vector(&r.center),
+                    center_name: point_name(&r.center),
+                    axis: self.vector(&r.axis),
+                    radius: self.expr(&r.radius),
+                    contact: r.contact.as_ref().map(|c| self.vector(c)),
+                    plane_point: self.vector(&plane.point),
+                    up: self.vector(&plane.up),
+                    lateral,
+                    solve: r.solve.map(|(i, _)| self.clock.q[i]),
+                },
+            ));
+        }
+        let holonomic: Vec<(Id, String, proc_macro2::Span, Vec<usize>)> = k
+            .holonomic
+            .iter()
+            .flat_map(|h| {
+                h.equations
+                    .iter()
+                    .map(|(l, r, text)| (l, r, text.clone(), h.span, h.solve.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .map(|(l, r, text, span, solve)| {
+                let l = self.expr(l);
+                let r = self.expr(r);
+                (self.g.sub(l, r), text, span, solve)
+            })
+            .collect();
+
+        let g = &mut self.g;
+        let zero = g.zero();
+        let Some(kin) = self.kin.as_mut() else {
+            return ThreeD {
+                kinetic: zero,
+                potential: zero,
+                forces: vec![zero; self.clock.q.len()],
+                rows: vec![],
+                configuration: Configuration::default(),
+            };
+        };
+        let kinetic = bodies::kinetic_energy(kin, g, &self.clock, &masses);
+        let potential = match &gravity {
+            Some(gv) => bodies::potential_energy(kin, g, gv, &masses),
+            None => zero,
+        };
+        let forces = bodies::generalized_forces(kin, g, &self.clock, &loads);
+        let mut rows = Vec::new();
+        let mut configuration = Configuration::default();
+        for (r, w) in &wheels {
+            match rolling::roll(kin, g, &self.clock, w) {
+                Ok(c) => {
+                    for (row, text) in c.rows {
+                        rows.push((row, text, r.span));
+                    }
+                    if let (Some(h), Some((i, _))) = (c.height, r.solve) {
+                        configuration.residuals.push(h);
+                        configuration
+                            .texts
+                            .push(format!("contact height of {} == 0", w.name));
+                        configuration.solve.push(i);
+                    }
+                }
+                Err(why) => cx.error_help(
+                    r.span,
+                    why,
+                    "see the rolling contact in the 3D kinematics section of the nonholo docs",
+                ),
+            }
+        }
+        for (f, text, span, solve) in holonomic {
+            let row = self.clock.derivative(g, f);
+            rows.push((row, format!("d/dt ({text})"), span));
+            configuration.residuals.push(f);
+            configuration.texts.push(text);
+            for i in solve {
+                if !configuration.solve.contains(&i) {
+                    configuration.solve.push(i);
+                }
+            }
+        }
+        ThreeD {
+            kinetic,
+            potential,
+            forces,
+            rows,
+            configuration,
         }
     }
 

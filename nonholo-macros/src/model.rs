@@ -142,6 +142,9 @@ pub struct Names {
     /// Declared speeds (`speeds` or `velocities(..)`); independent velocities are named
     /// `dot(q)` by `mechanics::velocities`.
     pub speeds: Vec<String>,
+    /// The text of each velocity constraint (`CONSTRAINTS`), the user's and the
+    /// rows of the 3D items.
+    pub constraints: Vec<String>,
 }
 
 /// Where things were written, so later stages report errors on the user's span.
@@ -170,4 +173,16 @@ pub struct Lowered {
     pub parametrization: Parametrization<Id>,
     /// Parameter defaults.
     pub defaults: Vec<Option<Number>>,
+    /// Configuration constraints f(q, t) = 0 (their time derivatives are among
+    /// `constraints`).
+    pub configuration: Configuration,
+}
+
+/// Configuration constraints `f(q, t) = 0` and the coordinates Newton solves them for.
+#[derive(Default)]
+pub struct Configuration {
+    pub residuals: Vec<Id>,
+    pub texts: Vec<String>,
+    /// Coordinate indices, one per residual.
+    pub solve: Vec<usize>,
 }

@@ -3,6 +3,7 @@
 //! arities, `let`s used after their definition.
 
 use super::names::{kind_name, Kind, NameTable};
+use super::types::{KINEMATIC_FUNCTIONS, VECTOR_METHODS};
 use crate::ctxt::{nearest, Ctxt};
 use crate::dsl::ast::{self, Expr};
 use crate::sym::{Function, FUNCTION_NAMES};
@@ -152,30 +153,7 @@ impl<'a> Validator<'a> {
                         }
                     }
                     Some(_) => {}
-                    None => {
-                        let cands = self.names.sorted_names();
-                        let msg = format!("cannot find `{key}` in this model");
-                        if Function::by_name(&key).is_some() {
-                            self.cx.error_help(
-                                id.span(),
-                                msg,
-                                format!("`{key}` is a function: call it, `{key}(x)`"),
-                            );
-                        } else {
-                            match nearest(&key, cands) {
-                                Some(s) => self.cx.error_help(
-                                    id.span(),
-                                    msg,
-                                    format!("did you mean `{s}`?"),
-                                ),
-                                None => self.cx.error_help(
-                                    id.span(),
-                                    msg,
-                                    "declare it in `parameters`, `coordinates` or a `let`",
-                                ),
-                            }
-                        }
-                    }
+                    None => self.unknown(id),
                 }
             }
             Expr::Dot { arg, span } => {
@@ -216,17 +194,66 @@ impl<'a> Validator<'a> {
                 self.walk(rhs, in_let, uses, allowed);
             }
             Expr::Call { func, args } => {
-                self.function(func, args.len(), false, args.first());
+                if func == "velocity" || func == "angular_velocity" {
+                    uses.velocities = true;
+                    if let Some(a) = allowed {
+                        if !a.velocities {
+                            self.cx.error_help(
+                                func.span(),
+                                format!("{} cannot depend on velocities", a.what),
+                                velocity_help(a.what),
+                            );
+                        }
+                    }
+                } else if !KINEMATIC_FUNCTIONS.contains(&func.to_string().as_str()) {
+                    self.function(func, args.len(), false, args.first());
+                }
                 for a in args {
                     self.walk(a, in_let, uses, allowed);
                 }
             }
+            Expr::Field { recv, .. } => self.walk(recv, in_let, uses, allowed),
+            Expr::Components { frame, comps, .. } => {
+                if self.names.get(&frame.to_string()).is_none() {
+                    self.unknown(frame);
+                }
+                for c in comps {
+                    self.walk(c, in_let, uses, allowed);
+                }
+            }
             Expr::Method { recv, func, args } => {
-                self.function(func, args.len() + 1, true, args.first());
+                let name = func.to_string();
+                if !VECTOR_METHODS.iter().any(|(m, _)| *m == name) {
+                    self.function(func, args.len() + 1, true, args.first());
+                }
                 self.walk(recv, in_let, uses, allowed);
                 for a in args {
                     self.walk(a, in_let, uses, allowed);
                 }
+            }
+        }
+    }
+
+    fn unknown(&self, id: &Ident) {
+        let key = id.to_string();
+        let cands = self.names.sorted_names();
+        let msg = format!("cannot find `{key}` in this model");
+        if Function::by_name(&key).is_some() {
+            self.cx.error_help(
+                id.span(),
+                msg,
+                format!("`{key}` is a function: call it, `{key}(x)`"),
+            );
+        } else {
+            match nearest(&key, cands) {
+                Some(s) => self
+                    .cx
+                    .error_help(id.span(), msg, format!("did you mean `{s}`?")),
+                None => self.cx.error_help(
+                    id.span(),
+                    msg,
+                    "declare it in `parameters`, `coordinates`, a `let`, a `frame` or a `point`",
+                ),
             }
         }
     }
@@ -303,6 +330,11 @@ pub fn find_ident(e: &Expr, f: &mut impl FnMut(&Ident)) {
         Expr::Ident(id) => f(id),
         Expr::Lit { .. } | Expr::Error(_) | Expr::Dot { .. } => {}
         Expr::Neg { expr, .. } => find_ident(expr, f),
+        Expr::Field { recv, .. } => find_ident(recv, f),
+        Expr::Components { frame, comps, .. } => {
+            f(frame);
+            comps.iter().for_each(|a| find_ident(a, f));
+        }
         Expr::Bin { lhs, rhs, .. } => {
             find_ident(lhs, f);
             find_ident(rhs, f);
@@ -321,6 +353,8 @@ pub fn find_dot(e: &Expr) -> Option<Span> {
         Expr::Neg { expr, .. } => find_dot(expr),
         Expr::Bin { lhs, rhs, .. } => find_dot(lhs).or_else(|| find_dot(rhs)),
         Expr::Call { args, .. } => args.iter().find_map(find_dot),
+        Expr::Field { recv, .. } => find_dot(recv),
+        Expr::Components { comps, .. } => comps.iter().find_map(find_dot),
         Expr::Method { recv, args, .. } => {
             find_dot(recv).or_else(|| args.iter().find_map(find_dot))
         }

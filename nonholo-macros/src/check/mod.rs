@@ -3,16 +3,20 @@
 //! one mistake does not hide the next.
 
 mod exprs;
+pub mod kinematics;
 mod names;
 mod parametrization;
+pub mod types;
 
 use crate::ctxt::{nearest, Ctxt};
 use crate::dsl::ast::{self, Expr, Model, Named, Section};
 use crate::model::{Formulation, Parametrization};
 use exprs::{Allowed, Validator};
+use kinematics::Kinematics;
 use names::{Kind, NameTable};
 use proc_macro2::Span;
 use syn::Ident;
+use types::{Ty, Typer};
 
 pub struct Constraint {
     /// `lhs - rhs`.
@@ -39,6 +43,8 @@ pub struct Checked {
     pub parametrization: Parametrization<Expr>,
     pub parametrization_span: Span,
     pub formulation: Formulation,
+    /// Frames, points, bodies, rolling contacts, loads (empty for a scalar model).
+    pub kinematics: Kinematics,
 }
 
 pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
@@ -66,24 +72,47 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     for (i, l) in m.lets.iter().enumerate() {
         names.declare(&l.name, Kind::Let(i), cx);
     }
+    kinematics::declare(&m.frames, &m.points, &m.objects, &mut names, cx);
     let v = Validator::new(cx, &names, &m.lets);
+    let ty = Typer::new(cx, &names, &m.lets);
+    let k = kinematics::Input {
+        cx,
+        names: &names,
+        v: &v,
+        ty: &ty,
+        coords: &coords,
+    };
+    let mut kin = kinematics::check(
+        &k,
+        m.frames,
+        m.points,
+        m.objects,
+        m.gravity,
+        m.rolls,
+        m.holonomic,
+    );
+    let coordinate_forces = kinematics::forces(&k, &mut kin, m.forces);
 
     for d in params.iter().filter_map(|(_, d)| d.as_ref()) {
         v.constant(d);
     }
-    let (kinetic, kinetic_span) = kinetic_energy(m.kinetic, &m.failed, &name, &v, cx);
+    let has_mass = !kin.bodies.is_empty() || !kin.particles.is_empty();
+    let (kinetic, kinetic_span) =
+        kinetic_energy(m.kinetic, &m.failed, &name, has_mass, &v, &ty, cx);
     let potential = m.potential.map(|s| {
         v.expr(&s.value, Allowed::positions("potential_energy"));
+        ty.expect(&s.value, Ty::Scalar, "potential_energy");
         s.value
     });
-    let forces = forces(m.forces, &coords, &v, cx);
+    let forces = forces(coordinate_forces, &coords, &v, cx);
     let constraints_span = m.constraints.as_ref().map(|c| c.span);
-    let constraints = constraints(m.constraints, &v);
+    let constraints = constraints(m.constraints, &v, &ty);
     let pk = parametrization::Context {
         cx,
         v: &v,
+        ty: &ty,
         coords: &coords,
-        nc: constraints.len(),
+        nc: constraints.len() + kin.rows(),
         constraints_span,
         model_span: name.span(),
     };
@@ -110,6 +139,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         parametrization,
         parametrization_span,
         formulation,
+        kinematics: kin,
     })
 }
 
@@ -141,20 +171,30 @@ fn kinetic_energy(
     section: Option<Section<Expr>>,
     failed: &[String],
     name: &Ident,
+    has_mass: bool,
     v: &Validator,
+    ty: &Typer,
     cx: &Ctxt,
 ) -> (Expr, Span) {
     match section {
         Some(s) => {
             v.expr(&s.value, Allowed::velocities("kinetic_energy"));
+            ty.expect(&s.value, Ty::Scalar, "kinetic_energy");
             (s.value, s.span)
         }
+        None if has_mass => (
+            Expr::Lit {
+                value: crate::sym::Number::int(0),
+                span: name.span(),
+            },
+            name.span(),
+        ),
         None => {
             if !failed.iter().any(|h| h == "kinetic_energy") {
                 cx.error_help(
                     name.span(),
                     "missing `kinetic_energy = ...;`",
-                    "write T as a function of the coordinates and `dot(q)`",
+                    "write T as a function of the coordinates and `dot(q)`, or declare bodies and particles",
                 );
             }
             (Expr::Error(name.span()), name.span())
@@ -163,14 +203,9 @@ fn kinetic_energy(
 }
 
 /// `forces { q: F_q, .. }`: one generalized force per coordinate at most.
-fn forces(
-    section: Option<Section<Vec<Named>>>,
-    coords: &[Ident],
-    v: &Validator,
-    cx: &Ctxt,
-) -> Vec<Option<Expr>> {
+fn forces(section: Vec<Named>, coords: &[Ident], v: &Validator, cx: &Ctxt) -> Vec<Option<Expr>> {
     let mut forces: Vec<Option<Expr>> = coords.iter().map(|_| None).collect();
-    for f in section.map(|s| s.value).unwrap_or_default() {
+    for f in section {
         v.expr(&f.expr, Allowed::velocities("forces"));
         match coords.iter().position(|q| *q == f.name) {
             Some(i) if forces[i].is_some() => cx.error_help(
@@ -195,7 +230,11 @@ fn forces(
     forces
 }
 
-fn constraints(section: Option<Section<Vec<ast::Constraint>>>, v: &Validator) -> Vec<Constraint> {
+fn constraints(
+    section: Option<Section<Vec<ast::Constraint>>>,
+    v: &Validator,
+    ty: &Typer,
+) -> Vec<Constraint> {
     section
         .map(|s| s.value)
         .unwrap_or_default()
@@ -203,6 +242,8 @@ fn constraints(section: Option<Section<Vec<ast::Constraint>>>, v: &Validator) ->
         .map(|c| {
             v.expr(&c.lhs, Allowed::velocities("constraints"));
             v.expr(&c.rhs, Allowed::velocities("constraints"));
+            ty.expect(&c.lhs, Ty::Scalar, "a constraint");
+            ty.expect(&c.rhs, Ty::Scalar, "a constraint");
             let text = c.text();
             Constraint {
                 lhs: c.lhs,

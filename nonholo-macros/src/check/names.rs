@@ -15,6 +15,11 @@ pub enum Kind {
     Coord,
     Speed,
     Let(usize),
+    Frame,
+    Point,
+    Body,
+    /// A particle or a plane.
+    Object,
 }
 
 pub fn kind_name(k: Kind) -> &'static str {
@@ -24,6 +29,10 @@ pub fn kind_name(k: Kind) -> &'static str {
         Kind::Coord => "a coordinate",
         Kind::Speed => "a speed",
         Kind::Let(_) => "a `let`",
+        Kind::Frame => "a frame",
+        Kind::Point => "a point",
+        Kind::Body => "a body",
+        Kind::Object => "a particle or plane",
     }
 }
 
@@ -78,7 +87,7 @@ impl NameTable {
             cx.error_help(
                 id.span(),
                 format!("`{key}` is already declared as {}", kind_name(*prev)),
-                "every parameter, coordinate, speed and `let` needs its own name",
+                "every parameter, coordinate, speed, `let`, frame, point and body needs its own name",
             );
             return;
         }

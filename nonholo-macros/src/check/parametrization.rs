@@ -3,6 +3,7 @@
 //! against coordinates - constraints.
 
 use super::exprs::{Allowed, Validator};
+use super::types::{Ty, Typer};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::{Expr, Named, Section, Velocities};
 use crate::model::Parametrization;
@@ -13,6 +14,7 @@ use syn::Ident;
 pub struct Context<'a> {
     pub cx: &'a Ctxt,
     pub v: &'a Validator<'a>,
+    pub ty: &'a Typer<'a>,
     pub coords: &'a [Ident],
     pub nc: usize,
     pub constraints_span: Option<Span>,
@@ -72,6 +74,7 @@ fn quasi_velocities(k: &Context, s: Section<Vec<Named>>) -> (Parametrization<Exp
     let n = k.coords.len();
     for z in &s.value {
         k.v.expr(&z.expr, Allowed::velocities("speeds"));
+        k.ty.expect(&z.expr, Ty::Scalar, "a speed");
     }
     if n > 0 && s.value.len() + k.nc != n {
         k.cx.error_help(
@@ -106,6 +109,7 @@ fn parametric(k: &Context, vel: Section<Velocities>) -> (Parametrization<Expr>, 
                 speeds: true,
             },
         );
+        k.ty.expect(&e, Ty::Scalar, "a velocity");
         match coords.iter().position(|c| *c == q) {
             Some(i) if per_coord[i].is_some() => {
                 cx.error(q.span(), format!("`dot({q})` is defined twice"))

@@ -46,6 +46,17 @@ pub enum Expr {
         func: Ident,
         args: Vec<Expr>,
     },
+    /// `recv.field` without parentheses: a frame's unit vector `F.x`.
+    Field {
+        recv: Box<Expr>,
+        field: Ident,
+    },
+    /// `F[a, b, c]`: a vector by its components in frame `F`.
+    Components {
+        frame: Ident,
+        comps: Vec<Expr>,
+        span: Span,
+    },
     /// A placeholder after a parse error already reported.
     Error(Span),
 }
@@ -57,8 +68,10 @@ impl Expr {
             | Expr::Dot { span, .. }
             | Expr::Neg { span, .. }
             | Expr::Bin { span, .. }
+            | Expr::Components { span, .. }
             | Expr::Error(span) => *span,
             Expr::Ident(i) => i.span(),
+            Expr::Field { recv, .. } => recv.span(),
             Expr::Call { func, .. } => func.span(),
             Expr::Method { recv, .. } => recv.span(),
         }
@@ -125,6 +138,22 @@ impl Expr {
                 }
                 out.push(')');
             }
+            Expr::Field { recv, field } => {
+                recv.fmt_rec(4, out);
+                out.push('.');
+                out.push_str(&field.to_string());
+            }
+            Expr::Components { frame, comps, .. } => {
+                out.push_str(&frame.to_string());
+                out.push('[');
+                for (i, a) in comps.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    a.fmt_rec(0, out);
+                }
+                out.push(']');
+            }
             Expr::Error(_) => out.push_str("<error>"),
         }
     }
@@ -159,6 +188,69 @@ pub struct Velocities {
     pub defs: Vec<(Ident, Expr)>,
 }
 
+/// `frame A = P.rotate(axis, angle).rotate(..);` (or the root, `frame N;`).
+pub struct FrameDecl {
+    pub name: Ident,
+    /// The parent frame and the body-fixed sequence of simple rotations.
+    pub parent: Option<(Ident, Vec<Rotation>)>,
+}
+
+/// `.rotate(axis, angle)`.
+pub struct Rotation {
+    pub axis: Ident,
+    pub angle: Expr,
+}
+
+/// `point P = Q + v;` (or the origin, `point O;`).
+pub struct PointDecl {
+    pub name: Ident,
+    pub def: Option<Expr>,
+}
+
+/// `key: value` of a brace item (`body`, `particle`, `plane`, `rolls`).
+pub struct Entry {
+    pub key: Ident,
+    pub value: Expr,
+}
+
+/// `body W { .. }`, `particle Q { .. }`, `plane G { .. }`.
+pub struct Object {
+    pub kw: Ident,
+    pub name: Ident,
+    pub entries: Vec<Entry>,
+}
+
+/// `rolls W on G { .. }`.
+pub struct Rolls {
+    pub kw: Ident,
+    pub wheel: Ident,
+    pub plane: Ident,
+    pub entries: Vec<Entry>,
+}
+
+/// `holonomic(q_a, ..) { f == g; .. }`.
+pub struct Holonomic {
+    pub kw: Ident,
+    pub solve: Vec<Ident>,
+    pub equations: Vec<Constraint>,
+}
+
+/// One entry of `forces { .. }`.
+pub enum Force {
+    /// `q: F`: a generalized force on coordinate q.
+    Coordinate(Named),
+    /// `at P: F`: a force at point P.
+    At { point: Ident, force: Expr },
+    /// `on W: T`: a torque on body (or frame) W.
+    On { body: Ident, torque: Expr },
+    /// `between W, V: T`: +T on W, -T on V.
+    Between {
+        on: Ident,
+        against: Ident,
+        torque: Expr,
+    },
+}
+
 /// A section keyword and where it was written (for duplicate/combination errors).
 pub struct Section<T> {
     pub span: Span,
@@ -175,12 +267,19 @@ pub struct Model {
     pub lets: Vec<Named>,
     pub kinetic: Option<Section<Expr>>,
     pub potential: Option<Section<Expr>>,
-    pub forces: Option<Section<Vec<Named>>>,
+    pub forces: Option<Section<Vec<Force>>>,
     pub constraints: Option<Section<Vec<Constraint>>>,
     pub speeds: Option<Section<Vec<Named>>>,
     pub velocities: Option<Section<Velocities>>,
     pub dependent: Option<Section<Vec<Ident>>>,
     pub formulation: Option<Section<Ident>>,
+    pub frames: Vec<FrameDecl>,
+    pub points: Vec<PointDecl>,
+    /// `body`, `particle` and `plane` items, in order.
+    pub objects: Vec<Object>,
+    pub gravity: Option<Section<Expr>>,
+    pub rolls: Vec<Rolls>,
+    pub holonomic: Vec<Holonomic>,
     /// Sections whose parse failed (already reported): not to be reported missing.
     pub failed: Vec<String>,
 }

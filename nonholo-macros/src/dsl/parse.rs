@@ -6,7 +6,9 @@ use crate::ctxt::{nearest, Ctxt};
 use crate::sym::number::Number;
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
-use syn::{braced, parenthesized, token, Attribute, Ident, LitFloat, LitInt, Token, Visibility};
+use syn::{
+    braced, bracketed, parenthesized, token, Attribute, Ident, LitFloat, LitInt, Token, Visibility,
+};
 
 /// Section keywords, for "did you mean" hints.
 pub const SECTIONS: &[&str] = &[
@@ -21,6 +23,14 @@ pub const SECTIONS: &[&str] = &[
     "velocities",
     "dependent",
     "formulation",
+    "frame",
+    "point",
+    "body",
+    "particle",
+    "gravity",
+    "plane",
+    "rolls",
+    "holonomic",
 ];
 
 /// Parse the whole macro input, recording every error in `cx`.
@@ -194,30 +204,122 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             braced!(content in input);
             let mut forces = Vec::new();
             list(&content, cx, |s| {
-                let name: Ident = s.parse()?;
-                if s.peek(Token![=]) {
-                    return Err(s.error("write `coordinate: force`, with a colon"));
-                }
-                s.parse::<Token![:]>()?;
-                let expr = parse_expr(s, cx)?;
-                forces.push(Named { name, expr });
+                forces.push(force_entry(s, cx)?);
                 Ok(())
             });
             set_once(&mut m.forces, &kw, forces, cx);
+        }
+        "frame" => {
+            let name: Ident = input.parse()?;
+            let parent = if input.peek(Token![;]) {
+                None
+            } else {
+                input.parse::<Token![=]>()?;
+                let parent: Ident = input.parse()?;
+                let mut rotations = Vec::new();
+                while input.peek(Token![.]) {
+                    input.parse::<Token![.]>()?;
+                    let f: Ident = input.parse()?;
+                    if f != "rotate" {
+                        return Err(syn::Error::new(
+                            f.span(),
+                            format!("a frame is its parent turned by `.rotate(axis, angle)`, not `.{f}`"),
+                        ));
+                    }
+                    let args;
+                    parenthesized!(args in input);
+                    let axis: Ident = args.parse()?;
+                    args.parse::<Token![,]>()?;
+                    let angle = parse_expr(&args, cx)?;
+                    if !args.is_empty() {
+                        return Err(args.error("`.rotate` takes an axis and an angle"));
+                    }
+                    rotations.push(Rotation { axis, angle });
+                }
+                if rotations.is_empty() {
+                    return Err(syn::Error::new(
+                        parent.span(),
+                        format!("write `frame {name} = {parent}.rotate(z, angle);`: a frame is made by rotations of its parent"),
+                    ));
+                }
+                Some((parent, rotations))
+            };
+            expect_semi(input, &kw)?;
+            m.frames.push(FrameDecl { name, parent });
+        }
+        "point" => {
+            let name: Ident = input.parse()?;
+            let def = if input.peek(Token![;]) {
+                None
+            } else {
+                input.parse::<Token![=]>()?;
+                Some(parse_expr(input, cx)?)
+            };
+            expect_semi(input, &kw)?;
+            m.points.push(PointDecl { name, def });
+        }
+        "body" | "particle" | "plane" => {
+            let name: Ident = input.parse()?;
+            let entries = entries(input, cx)?;
+            m.objects.push(Object {
+                kw: kw.clone(),
+                name,
+                entries,
+            });
+            return Ok(());
+        }
+        "rolls" => {
+            let wheel: Ident = input.parse()?;
+            let on: Ident = input.parse()?;
+            if on != "on" {
+                return Err(syn::Error::new(
+                    on.span(),
+                    format!("write `rolls {wheel} on plane {{ .. }}`"),
+                ));
+            }
+            let plane: Ident = input.parse()?;
+            let entries = entries(input, cx)?;
+            m.rolls.push(Rolls {
+                kw: kw.clone(),
+                wheel,
+                plane,
+                entries,
+            });
+            return Ok(());
+        }
+        "gravity" => {
+            input.parse::<Token![=]>()?;
+            let e = parse_expr(input, cx)?;
+            expect_semi(input, &kw)?;
+            set_once(&mut m.gravity, &kw, e, cx);
+        }
+        "holonomic" => {
+            let pcontent;
+            parenthesized!(pcontent in input);
+            let mut solve = Vec::new();
+            list(&pcontent, cx, |s| {
+                solve.push(s.parse::<Ident>()?);
+                Ok(())
+            });
+            let content;
+            braced!(content in input);
+            let mut equations = Vec::new();
+            list(&content, cx, |s| {
+                equations.push(equation(s, cx)?);
+                Ok(())
+            });
+            m.holonomic.push(Holonomic {
+                kw: kw.clone(),
+                solve,
+                equations,
+            });
         }
         "constraints" => {
             let content;
             braced!(content in input);
             let mut cs = Vec::new();
             list(&content, cx, |s| {
-                let span = s.span();
-                let lhs = parse_expr(s, cx)?;
-                if s.peek(Token![=]) && !s.peek(Token![==]) {
-                    return Err(s.error("a constraint is written `lhs == rhs` (two `=`)"));
-                }
-                s.parse::<Token![==]>()?;
-                let rhs = parse_expr(s, cx)?;
-                cs.push(Constraint { lhs, rhs, span });
+                cs.push(equation(s, cx)?);
                 Ok(())
             });
             set_once(&mut m.constraints, &kw, cs, cx);
@@ -283,6 +385,96 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
         return Err(input.error(format!("unexpected tokens after section `{kw}`")));
     }
     Ok(())
+}
+
+/// `lhs == rhs`.
+fn equation(s: ParseStream, cx: &Ctxt) -> syn::Result<Constraint> {
+    let span = s.span();
+    let lhs = parse_expr(s, cx)?;
+    if s.peek(Token![=]) && !s.peek(Token![==]) {
+        return Err(s.error("a constraint is written `lhs == rhs` (two `=`)"));
+    }
+    s.parse::<Token![==]>()?;
+    let rhs = parse_expr(s, cx)?;
+    Ok(Constraint { lhs, rhs, span })
+}
+
+/// `{ key: value, .. }` of a `body`, `particle`, `plane` or `rolls` item.
+fn entries(input: ParseStream, cx: &Ctxt) -> syn::Result<Vec<Entry>> {
+    let content;
+    braced!(content in input);
+    let mut entries = Vec::new();
+    list(&content, cx, |s| {
+        let key: Ident = s.parse()?;
+        s.parse::<Token![:]>()?;
+        // `lateral: false`: a bool, kept as the number 0 or 1
+        let value = if s.peek(syn::LitBool) {
+            let b: syn::LitBool = s.parse()?;
+            Expr::Lit {
+                value: Number::int(i64::from(b.value)),
+                span: b.span,
+            }
+        } else {
+            parse_expr(s, cx)?
+        };
+        entries.push(Entry { key, value });
+        Ok(())
+    });
+    Ok(entries)
+}
+
+/// One entry of `forces { .. }`: `q: F`, `at P: F`, `on W: T` or `between W, V: T`.
+fn force_entry(s: ParseStream, cx: &Ctxt) -> syn::Result<Force> {
+    let name: Ident = s.parse()?;
+    if s.peek(Token![=]) {
+        return Err(s.error("write `coordinate: force`, with a colon"));
+    }
+    if s.peek(Token![:]) {
+        s.parse::<Token![:]>()?;
+        let expr = parse_expr(s, cx)?;
+        return Ok(Force::Coordinate(Named { name, expr }));
+    }
+    let kw = name.to_string();
+    let target: Ident = s.parse().map_err(|_| {
+        syn::Error::new(
+            name.span(),
+            "write `coordinate: F`, `at P: F`, `on W: T` or `between W, V: T`",
+        )
+    })?;
+    let force = match kw.as_str() {
+        "at" | "on" => {
+            s.parse::<Token![:]>()?;
+            let e = parse_expr(s, cx)?;
+            if kw == "at" {
+                Force::At {
+                    point: target,
+                    force: e,
+                }
+            } else {
+                Force::On {
+                    body: target,
+                    torque: e,
+                }
+            }
+        }
+        "between" => {
+            s.parse::<Token![,]>()?;
+            let against: Ident = s.parse()?;
+            s.parse::<Token![:]>()?;
+            Force::Between {
+                on: target,
+                against,
+                torque: parse_expr(s, cx)?,
+            }
+        }
+        _ => {
+            return Err(syn::Error::new(
+                name.span(),
+                format!("unknown force entry `{name} {target}`\n\nhelp: write `coordinate: F`, `at P: F`, `on W: T` or `between W, V: T`"),
+            ))
+        }
+    };
+    Ok(force)
 }
 
 fn expect_semi(input: ParseStream, kw: &Ident) -> syn::Result<()> {
@@ -437,10 +629,11 @@ fn postfix(input: ParseStream, mut e: Expr, cx: &Ctxt) -> syn::Result<Expr> {
         let args = if input.peek(token::Paren) {
             call_args(input, cx)?
         } else {
-            return Err(syn::Error::new(
-                func.span(),
-                format!("expected a method call `.{func}(..)`; fields are not expressions"),
-            ));
+            e = Expr::Field {
+                recv: Box::new(e),
+                field: func,
+            };
+            continue;
         };
         e = Expr::Method {
             recv: Box::new(e),
@@ -490,6 +683,24 @@ fn primary(input: ParseStream, cx: &Ctxt) -> syn::Result<Expr> {
                 id.span(),
                 "paths are not expressions of the DSL\n\nhelp: write functions as `sin(x)` or `x.sin()`",
             ));
+        }
+        if input.peek(token::Bracket) {
+            let content;
+            bracketed!(content in input);
+            let mut comps = Vec::new();
+            while !content.is_empty() {
+                comps.push(parse_expr(&content, cx)?);
+                if content.is_empty() {
+                    break;
+                }
+                content.parse::<Token![,]>()?;
+            }
+            let span = id.span();
+            return Ok(Expr::Components {
+                frame: id,
+                comps,
+                span,
+            });
         }
         if input.peek(token::Paren) {
             let span = id.span();

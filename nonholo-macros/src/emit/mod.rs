@@ -64,7 +64,7 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         }
     };
     let header = emit_struct(m, &low.defaults);
-    let body = model_impl(m, low.syms.q.len(), &plets, &hooks);
+    let body = model_impl(m, low.syms.q.len(), &low.names.constraints, &plets, &hooks);
     quote! { #header #body }
 }
 
@@ -80,16 +80,21 @@ fn state_bindings(base: &Bindings, q: &[u32], speeds: &[u32]) -> Bindings {
 }
 
 /// The one `impl ::nonholo::Model` template.
-pub fn model_impl(m: &Checked, nq: usize, plets: &TokenStream, h: &Hooks) -> TokenStream {
+pub fn model_impl(
+    m: &Checked,
+    nq: usize,
+    constraint_texts: &[String],
+    plets: &TokenStream,
+    h: &Hooks,
+) -> TokenStream {
     let name = &m.name;
     let nz = h.nz;
-    let nc = m.constraints.len();
+    let nc = constraint_texts.len();
     let dim = nq + nz;
     let (nq_l, nz_l, nc_l, dim_l) = (lit_usize(nq), lit_usize(nz), lit_usize(nc), lit_usize(dim));
     let coord_names: Vec<String> = m.coords.iter().map(|c| c.to_string()).collect();
     let speed_names = &h.speed_names;
     let param_names: Vec<String> = m.params.iter().map(|(p, _)| p.to_string()).collect();
-    let constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
     let param_fields: Vec<&syn::Ident> = m.params.iter().map(|(p, _)| p).collect();
     let variant = ident_for(h.formulation.variant());
     let equations = &h.equations;
@@ -195,10 +200,12 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         .collect();
     let header = emit_struct(m, &defaults);
     let nq = m.coords.len();
+    let mut constraint_texts: Vec<String> = m.constraints.iter().map(|c| c.text.clone()).collect();
+    constraint_texts.extend((0..m.kinematics.rows()).map(|i| format!("3D row {i}")));
     let nz = match (&m.parametrization, m.formulation) {
         (_, Formulation::Multipliers) => nq,
         (crate::model::Parametrization::Independent { .. }, _) => {
-            nq.saturating_sub(m.constraints.len())
+            nq.saturating_sub(constraint_texts.len())
         }
         _ => m.speeds.len(),
     };
@@ -216,6 +223,6 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         constraint_residual: unreachable,
         inherent: TokenStream::new(),
     };
-    let body = model_impl(m, nq, &TokenStream::new(), &hooks);
+    let body = model_impl(m, nq, &constraint_texts, &TokenStream::new(), &hooks);
     quote! { #header #body }
 }

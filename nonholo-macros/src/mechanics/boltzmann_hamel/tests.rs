@@ -52,7 +52,7 @@ fn build(src: &str, bh: bool) -> Built {
     } else {
         Formulation::GibbsAppell
     };
-    let mut low = lower(&m);
+    let mut low = lower(&m, &cx);
     let eq = mechanics::derive(&mut low, &cx).expect("derive");
     assert!(!cx.has_errors());
     let equations = crate::emit::equations::render(&low.graph, &eq.text);

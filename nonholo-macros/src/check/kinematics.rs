@@ -1,0 +1,695 @@
+//! The 3D items: frames (one root, no cycles, simple rotations about x, y or z),
+//! points (one origin, each built on points above it), bodies, particles, gravity,
+//! planes, rolling contacts, loads and configuration constraints — names resolved,
+//! entries checked, expressions typed. The maths is in `crate::kinematics`.
+
+use super::exprs::{find_ident, Allowed, Validator};
+use super::names::{Kind, NameTable};
+use super::types::{Ty, Typer};
+use crate::ctxt::{nearest, Ctxt};
+use crate::dsl::ast::{self, Entry, Expr, Force, Named, Object, Section};
+use proc_macro2::Span;
+use std::collections::HashMap;
+use syn::Ident;
+
+/// A frame: `parent.rotate(axis, angle)`; chains of rotations become anonymous frames.
+pub struct Frame {
+    pub name: String,
+    pub parent: Option<usize>,
+    /// 0, 1, 2 for x, y, z.
+    pub axis: usize,
+    pub angle: Expr,
+}
+
+pub struct Body {
+    pub name: Ident,
+    pub frame: usize,
+    pub center: Expr,
+    pub mass: Expr,
+    /// The frame of the inertia's components and (ixx, iyy, izz, ixy, iyz, izx).
+    pub inertia: Option<(usize, Span, Vec<Expr>)>,
+}
+
+pub struct Particle {
+    pub point: Expr,
+    pub mass: Expr,
+}
+
+pub struct Plane {
+    pub point: Expr,
+    pub up: Expr,
+}
+
+/// `rolls W on G { .. }`.
+pub struct Rolling {
+    pub span: Span,
+    pub body: usize,
+    pub plane: usize,
+    pub center: Expr,
+    pub axis: Expr,
+    pub radius: Expr,
+    pub contact: Option<Expr>,
+    /// The coordinate the contact-height equation is solved for.
+    pub solve: Option<(usize, Span)>,
+    pub lateral: bool,
+}
+
+impl Rolling {
+    /// Velocity rows this contact adds (tangent rows, and the height row with `solve`).
+    pub fn rows(&self) -> usize {
+        1 + usize::from(self.lateral) + usize::from(self.solve.is_some())
+    }
+}
+
+/// A force at a point or a torque on a frame (generalized forces by partial velocities).
+pub enum Load {
+    At {
+        point: Expr,
+        force: Expr,
+    },
+    On {
+        frame: usize,
+        torque: Expr,
+        sign: f64,
+    },
+}
+
+/// `holonomic(..) { f == g }`: the equations and the coordinates they are solved for.
+pub struct Holonomic {
+    pub span: Span,
+    pub solve: Vec<usize>,
+    pub equations: Vec<(Expr, Expr, String)>,
+}
+
+#[derive(Default)]
+pub struct Kinematics {
+    /// Parents before children.
+    pub frames: Vec<Frame>,
+    pub frame_of: HashMap<String, usize>,
+    /// Declaration order; `None` for the origin.
+    pub points: Vec<(String, Option<Expr>)>,
+    pub bodies: Vec<Body>,
+    pub body_of: HashMap<String, usize>,
+    pub particles: Vec<Particle>,
+    pub planes: Vec<Plane>,
+    pub plane_of: HashMap<String, usize>,
+    pub gravity: Option<Expr>,
+    pub rolls: Vec<Rolling>,
+    pub loads: Vec<Load>,
+    pub holonomic: Vec<Holonomic>,
+}
+
+impl Kinematics {
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty() && self.points.is_empty()
+    }
+
+    /// Constraint rows the 3D items add to `constraints { .. }`.
+    pub fn rows(&self) -> usize {
+        self.rolls.iter().map(Rolling::rows).sum::<usize>()
+            + self
+                .holonomic
+                .iter()
+                .map(|h| h.equations.len())
+                .sum::<usize>()
+    }
+}
+
+/// Declare the names of the 3D items (before any expression is checked).
+pub fn declare(
+    frames: &[ast::FrameDecl],
+    points: &[ast::PointDecl],
+    objects: &[Object],
+    names: &mut NameTable,
+    cx: &Ctxt,
+) {
+    for f in frames {
+        names.declare(&f.name, Kind::Frame, cx);
+    }
+    for p in points {
+        names.declare(&p.name, Kind::Point, cx);
+    }
+    for o in objects {
+        let kind = if o.kw == "body" {
+            Kind::Body
+        } else {
+            Kind::Object
+        };
+        names.declare(&o.name, kind, cx);
+    }
+}
+
+pub struct Input<'a> {
+    pub cx: &'a Ctxt,
+    pub names: &'a NameTable,
+    pub v: &'a Validator<'a>,
+    pub ty: &'a Typer<'a>,
+    pub coords: &'a [Ident],
+}
+
+pub fn check(
+    k: &Input,
+    frames: Vec<ast::FrameDecl>,
+    points: Vec<ast::PointDecl>,
+    objects: Vec<Object>,
+    gravity: Option<Section<Expr>>,
+    rolls: Vec<ast::Rolls>,
+    holonomic: Vec<ast::Holonomic>,
+) -> Kinematics {
+    let mut out = Kinematics::default();
+    frame_tree(k, frames, &mut out);
+    point_list(k, points, &mut out);
+    for o in objects {
+        object(k, o, &mut out);
+    }
+    if let Some(g) = gravity {
+        k.v.expr(&g.value, Allowed::positions("gravity"));
+        k.ty.expect(&g.value, Ty::Vector, "gravity");
+        out.gravity = Some(g.value);
+    }
+    for r in rolls {
+        rolling(k, r, &mut out);
+    }
+    for h in holonomic {
+        configuration(k, h, &mut out);
+    }
+    if out.frames.is_empty() && (!out.points.is_empty() || !out.bodies.is_empty()) {
+        let span = out
+            .bodies
+            .first()
+            .map(|b| b.name.span())
+            .unwrap_or_else(Span::call_site);
+        k.cx.error_help(
+            span,
+            "points and bodies need frames",
+            "declare the inertial frame: `frame N;`",
+        );
+    }
+    out
+}
+
+/// One root, known parents, no cycles; returned parents-first.
+fn frame_tree(k: &Input, decls: Vec<ast::FrameDecl>, out: &mut Kinematics) {
+    let index: HashMap<String, usize> = decls
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.to_string(), i))
+        .collect();
+    let mut parent: Vec<Option<usize>> = vec![None; decls.len()];
+    let mut root: Option<&Ident> = None;
+    for (i, f) in decls.iter().enumerate() {
+        match &f.parent {
+            None => match root {
+                Some(r) => k.cx.error_help(
+                    f.name.span(),
+                    format!("a second root frame: `{r}` is already the inertial frame"),
+                    format!(
+                        "give `{}` a parent: `frame {} = {r}.rotate(z, angle);`",
+                        f.name, f.name
+                    ),
+                ),
+                None => root = Some(&f.name),
+            },
+            Some((p, rotations)) => {
+                match index.get(&p.to_string()) {
+                    Some(j) => parent[i] = Some(*j),
+                    None => unknown(k, p, "frame"),
+                }
+                for r in rotations {
+                    if !["x", "y", "z"].contains(&r.axis.to_string().as_str()) {
+                        k.cx.error_help(
+                            r.axis.span(),
+                            format!("unknown axis `{}`", r.axis),
+                            "rotate about `x`, `y` or `z` of the frame being rotated",
+                        );
+                    }
+                    k.v.expr(&r.angle, Allowed::positions("a frame's angle"));
+                    k.ty.expect(&r.angle, Ty::Scalar, "a frame's angle");
+                }
+            }
+        }
+    }
+    if root.is_none() && !decls.is_empty() {
+        k.cx.error_help(
+            decls[0].name.span(),
+            "no inertial frame",
+            "declare the root frame without a parent: `frame N;`",
+        );
+    }
+    // depth-first from the roots: frames never reached are on a cycle
+    let mut order = Vec::with_capacity(decls.len());
+    let mut placed = vec![false; decls.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..decls.len() {
+            if !placed[i] && parent[i].is_none_or(|p| placed[p]) {
+                placed[i] = true;
+                order.push(i);
+                changed = true;
+            }
+        }
+    }
+    for (i, f) in decls.iter().enumerate() {
+        if !placed[i] {
+            k.cx.error_help(
+                f.name.span(),
+                format!(
+                    "frame `{}` is defined in terms of itself (a cycle of frames)",
+                    f.name
+                ),
+                "every frame must descend from the root frame",
+            );
+        }
+    }
+    let mut decls: Vec<Option<ast::FrameDecl>> = decls.into_iter().map(Some).collect();
+    for i in order {
+        let Some(f) = decls[i].take() else { continue };
+        let name = f.name.to_string();
+        match f.parent {
+            None => {
+                out.frame_of.insert(name.clone(), out.frames.len());
+                out.frames.push(Frame {
+                    name,
+                    parent: None,
+                    axis: 2,
+                    angle: Expr::Error(f.name.span()),
+                });
+            }
+            Some((p, rotations)) => {
+                let mut at = out.frame_of.get(&p.to_string()).copied();
+                let n = rotations.len();
+                for (j, r) in rotations.into_iter().enumerate() {
+                    let axis = match r.axis.to_string().as_str() {
+                        "x" => 0,
+                        "y" => 1,
+                        _ => 2,
+                    };
+                    let fname = if j + 1 == n {
+                        name.clone()
+                    } else {
+                        format!("{name}'{}", j + 1)
+                    };
+                    out.frames.push(Frame {
+                        name: fname,
+                        parent: at,
+                        axis,
+                        angle: r.angle,
+                    });
+                    at = Some(out.frames.len() - 1);
+                }
+                out.frame_of.insert(name, out.frames.len() - 1);
+            }
+        }
+    }
+}
+
+/// One origin; each point built on points declared above it.
+fn point_list(k: &Input, decls: Vec<ast::PointDecl>, out: &mut Kinematics) {
+    let mut origin: Option<Ident> = None;
+    let mut seen: Vec<String> = Vec::new();
+    for p in decls {
+        match &p.def {
+            None => {
+                if let Some(o) = &origin {
+                    k.cx.error_help(
+                        p.name.span(),
+                        format!("a second origin: `{o}` is already the point fixed at the origin"),
+                        format!(
+                            "place `{}` from it: `point {} = {o} + N[a, b, c];`",
+                            p.name, p.name
+                        ),
+                    );
+                }
+                origin = Some(p.name.clone());
+            }
+            Some(e) => {
+                k.v.expr(e, Allowed::positions("a point's position"));
+                k.ty.expect(e, Ty::Point, &format!("the position of `{}`", p.name));
+                find_ident(e, &mut |id| {
+                    let key = id.to_string();
+                    if matches!(k.names.get(&key), Some((Kind::Point, _))) && !seen.contains(&key) {
+                        k.cx.error_help(
+                            id.span(),
+                            format!("point `{key}` is used before its declaration"),
+                            "declare points in order: each is built on points above it",
+                        );
+                    }
+                });
+            }
+        }
+        seen.push(p.name.to_string());
+        out.points.push((p.name.to_string(), p.def));
+    }
+    if origin.is_none() {
+        if let Some((_, Some(e))) = out.points.first() {
+            k.cx.error_help(
+                e.span(),
+                "no origin point",
+                "declare the point fixed at the origin: `point O;`",
+            );
+        }
+    }
+}
+
+/// Take the entries of a brace item by key: unknown and repeated keys reported.
+struct Entries {
+    map: HashMap<String, Expr>,
+    span: Span,
+}
+
+impl Entries {
+    fn new(k: &Input, what: &str, span: Span, entries: Vec<Entry>, keys: &[&str]) -> Entries {
+        let mut map = HashMap::new();
+        for e in entries {
+            let key = e.key.to_string();
+            if !keys.contains(&key.as_str()) {
+                let msg = format!("`{what}` has no entry `{key}`");
+                match nearest(&key, keys.iter().copied()) {
+                    Some(s) => {
+                        k.cx.error_help(e.key.span(), msg, format!("did you mean `{s}`?"))
+                    }
+                    None => k.cx.error_help(
+                        e.key.span(),
+                        msg,
+                        format!("its entries are {}", keys.join(", ")),
+                    ),
+                }
+            } else if map.contains_key(&key) {
+                k.cx.error(e.key.span(), format!("`{key}` is given twice"));
+            } else {
+                map.insert(key, e.value);
+            }
+        }
+        Entries { map, span }
+    }
+
+    fn required(&mut self, k: &Input, what: &str, key: &str) -> Expr {
+        self.map.remove(key).unwrap_or_else(|| {
+            k.cx.error_help(
+                self.span,
+                format!("`{what}` needs `{key}: ..`"),
+                format!("add `{key}: ..` to its entries"),
+            );
+            Expr::Error(self.span)
+        })
+    }
+
+    fn optional(&mut self, key: &str) -> Option<Expr> {
+        self.map.remove(key)
+    }
+}
+
+/// The index of the frame (or body's frame) an expression names.
+fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Ident(id) => {
+            let key = id.to_string();
+            if let Some(i) = out.frame_of.get(&key) {
+                return Some(*i);
+            }
+            if let Some(b) = out.body_of.get(&key) {
+                return Some(out.bodies[*b].frame);
+            }
+            if k.names.get(&key).is_none() {
+                unknown(k, id, "frame");
+            } else {
+                k.cx.error_help(
+                    id.span(),
+                    format!("`{key}` is not a frame"),
+                    "name a frame declared with `frame`",
+                );
+            }
+            None
+        }
+        Expr::Error(_) => None,
+        other => {
+            k.cx.error_help(
+                other.span(),
+                "expected the name of a frame",
+                "name a frame declared with `frame`",
+            );
+            None
+        }
+    }
+}
+
+fn scalar(k: &Input, e: &Expr, what: &'static str) {
+    k.v.expr(e, Allowed::positions(what));
+    k.ty.expect(e, Ty::Scalar, what);
+}
+
+fn typed(k: &Input, e: &Expr, ty: Ty, what: &'static str) {
+    k.v.expr(e, Allowed::positions(what));
+    k.ty.expect(e, ty, what);
+}
+
+fn object(k: &Input, o: Object, out: &mut Kinematics) {
+    let kw = o.kw.to_string();
+    let what = format!("{kw} {}", o.name);
+    match kw.as_str() {
+        "body" => {
+            let mut e = Entries::new(
+                k,
+                &what,
+                o.name.span(),
+                o.entries,
+                &["frame", "center", "mass", "inertia"],
+            );
+            let frame = e.required(k, &what, "frame");
+            let center = e.required(k, &what, "center");
+            let mass = e.required(k, &what, "mass");
+            let inertia = e.optional("inertia");
+            typed(k, &center, Ty::Point, "a body's center");
+            scalar(k, &mass, "a body's mass");
+            let frame = frame_named(k, out, &frame).unwrap_or(0);
+            let inertia = inertia.and_then(|i| {
+                k.v.expr(&i, Allowed::positions("an inertia"));
+                k.ty.expect(&i, Ty::Inertia, "a body's inertia");
+                match i {
+                    Expr::Call { func, args } if func == "inertia" && args.len() >= 4 => {
+                        let f = frame_named(k, out, &args[0])?;
+                        Some((f, func.span(), args[1..].to_vec()))
+                    }
+                    _ => None,
+                }
+            });
+            out.body_of.insert(o.name.to_string(), out.bodies.len());
+            out.bodies.push(Body {
+                name: o.name,
+                frame,
+                center,
+                mass,
+                inertia,
+            });
+        }
+        "particle" => {
+            let mut e = Entries::new(k, &what, o.name.span(), o.entries, &["point", "mass"]);
+            let point = e.required(k, &what, "point");
+            let mass = e.required(k, &what, "mass");
+            typed(k, &point, Ty::Point, "a particle's point");
+            scalar(k, &mass, "a particle's mass");
+            out.particles.push(Particle { point, mass });
+        }
+        _ => {
+            let mut e = Entries::new(k, &what, o.name.span(), o.entries, &["point", "up"]);
+            let point = e.required(k, &what, "point");
+            let up = e.required(k, &what, "up");
+            typed(k, &point, Ty::Point, "a plane's point");
+            typed(k, &up, Ty::Vector, "a plane's `up`");
+            out.plane_of.insert(o.name.to_string(), out.planes.len());
+            out.planes.push(Plane { point, up });
+        }
+    }
+}
+
+fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
+    let what = format!("rolls {} on {}", r.wheel, r.plane);
+    let keys = ["center", "axis", "radius", "contact", "solve", "lateral"];
+    let mut e = Entries::new(k, &what, r.kw.span(), r.entries, &keys);
+    let center = e.required(k, &what, "center");
+    let axis = e.required(k, &what, "axis");
+    let radius = e.required(k, &what, "radius");
+    let contact = e.optional("contact");
+    let solve = e.optional("solve");
+    let lateral = e.optional("lateral");
+    typed(k, &center, Ty::Point, "a wheel's center");
+    typed(k, &axis, Ty::Vector, "a wheel's axis");
+    scalar(k, &radius, "a wheel's radius");
+    if let Some(c) = &contact {
+        typed(k, c, Ty::Point, "a wheel's contact point");
+    }
+    let body = match out.body_of.get(&r.wheel.to_string()) {
+        Some(b) => *b,
+        None => {
+            k.cx.error_help(
+                r.wheel.span(),
+                format!("`{}` is not a body", r.wheel),
+                "a wheel is declared with `body W { .. }`",
+            );
+            0
+        }
+    };
+    let plane = match out.plane_of.get(&r.plane.to_string()) {
+        Some(p) => *p,
+        None => {
+            k.cx.error_help(
+                r.plane.span(),
+                format!("`{}` is not a plane", r.plane),
+                "declare it with `plane G { point: O, up: N.z }`",
+            );
+            0
+        }
+    };
+    let solve = solve.and_then(|s| match &s {
+        Expr::Ident(id) => match k.coords.iter().position(|q| q == id) {
+            Some(i) => Some((i, id.span())),
+            None => {
+                k.cx.error_help(
+                    id.span(),
+                    format!("`solve: {id}`: `{id}` is not a coordinate"),
+                    "name the coordinate the contact height determines",
+                );
+                None
+            }
+        },
+        other => {
+            k.cx.error_help(
+                other.span(),
+                "`solve` names a coordinate",
+                "write `solve: pitch`",
+            );
+            None
+        }
+    });
+    let lateral = match lateral {
+        None => true,
+        Some(Expr::Lit { value, .. }) if value.is_zero() || value.is_one() => !value.is_zero(),
+        Some(other) => {
+            k.cx.error_help(
+                other.span(),
+                "`lateral` is `true` or `false`",
+                "write `lateral: false` for the second wheel on an axle",
+            );
+            true
+        }
+    };
+    out.rolls.push(Rolling {
+        span: r.kw.span(),
+        body,
+        plane,
+        center,
+        axis,
+        radius,
+        contact,
+        solve,
+        lateral,
+    });
+}
+
+fn configuration(k: &Input, h: ast::Holonomic, out: &mut Kinematics) {
+    let mut solve = Vec::new();
+    for q in &h.solve {
+        match k.coords.iter().position(|c| c == q) {
+            Some(i) if solve.contains(&i) => k.cx.error(q.span(), format!("`{q}` is listed twice")),
+            Some(i) => solve.push(i),
+            None => k.cx.error_help(
+                q.span(),
+                format!("`{q}` is not a coordinate"),
+                "`holonomic(..)` names the coordinates its equations are solved for",
+            ),
+        }
+    }
+    if h.equations.len() != h.solve.len() {
+        k.cx.error_help(
+            h.kw.span(),
+            format!(
+                "{} equation(s) solved for {} coordinate(s)",
+                h.equations.len(),
+                h.solve.len()
+            ),
+            "name one coordinate per equation in `holonomic(..)`",
+        );
+    }
+    let mut equations = Vec::new();
+    for c in h.equations {
+        let text = c.text();
+        for side in [&c.lhs, &c.rhs] {
+            k.v.expr(side, Allowed::positions("a `holonomic` equation"));
+            k.ty.expect(side, Ty::Scalar, "a `holonomic` equation");
+        }
+        equations.push((c.lhs, c.rhs, text));
+    }
+    out.holonomic.push(Holonomic {
+        span: h.kw.span(),
+        solve,
+        equations,
+    });
+}
+
+/// `forces { .. }`: generalized forces per coordinate, and loads at points and on bodies.
+pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force>>>) -> Vec<Named> {
+    let mut per_coordinate = Vec::new();
+    for f in section.map(|s| s.value).unwrap_or_default() {
+        match f {
+            Force::Coordinate(n) => {
+                k.ty.expect(&n.expr, Ty::Scalar, "a generalized force");
+                per_coordinate.push(n);
+            }
+            Force::At { point, force } => {
+                k.v.expr(&force, Allowed::velocities("forces"));
+                k.ty.expect(&force, Ty::Vector, "a force at a point");
+                let p = Expr::Ident(point);
+                k.ty.expect(&p, Ty::Point, "`at ..`");
+                out.loads.push(Load::At { point: p, force });
+            }
+            Force::On { body, torque } => {
+                k.v.expr(&torque, Allowed::velocities("forces"));
+                k.ty.expect(&torque, Ty::Vector, "a torque");
+                if let Some(frame) = frame_named(k, out, &Expr::Ident(body)) {
+                    out.loads.push(Load::On {
+                        frame,
+                        torque,
+                        sign: 1.0,
+                    });
+                }
+            }
+            Force::Between {
+                on,
+                against,
+                torque,
+            } => {
+                k.v.expr(&torque, Allowed::velocities("forces"));
+                k.ty.expect(&torque, Ty::Vector, "a torque");
+                let a = frame_named(k, out, &Expr::Ident(on));
+                let b = frame_named(k, out, &Expr::Ident(against));
+                if let (Some(a), Some(b)) = (a, b) {
+                    out.loads.push(Load::On {
+                        frame: a,
+                        torque: torque.clone(),
+                        sign: 1.0,
+                    });
+                    out.loads.push(Load::On {
+                        frame: b,
+                        torque,
+                        sign: -1.0,
+                    });
+                }
+            }
+        }
+    }
+    per_coordinate
+}
+
+fn unknown(k: &Input, id: &Ident, what: &str) {
+    let key = id.to_string();
+    let msg = format!("cannot find {what} `{key}` in this model");
+    match nearest(&key, k.names.sorted_names()) {
+        Some(s) => {
+            k.cx.error_help(id.span(), msg, format!("did you mean `{s}`?"))
+        }
+        None => {
+            k.cx.error_help(id.span(), msg, format!("declare it: `{what} {key} ..;`"))
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Bodies, particles, gravity and loads to T, V and generalized forces
+//! (`design/kinematics.md`, section 4):
+//! `T = sum_b 1/2 m v_G . v_G + 1/2 omega_K^T I_K omega_K`, `V = -sum m g . r_G`,
+//! `Q_i = F . d v_P / d dot(q_i)` and `Q_i = T . d omega_W / d dot(q_i)` (partial
+//! velocities; v and omega are affine in dot(q)).
+
+use super::vector::Vector;
+use super::{Clock, Kin};
+use crate::sym::linsolve::probably_zero;
+use crate::sym::{Graph, Id, Number};
+
+/// A body after lowering: its frame, centre (from the origin), mass and inertia.
+pub struct MassBody {
+    pub name: String,
+    pub frame: Option<usize>,
+    pub center: Vector,
+    /// Name of the centre point when it is a declared point (its velocity is cached).
+    pub center_name: Option<String>,
+    pub mass: Id,
+    /// Frame of the components and (ixx, iyy, izz, ixy, iyz, izx).
+    pub inertia: Option<(usize, [Id; 6])>,
+}
+
+/// The sum of squares of `v`, resolved in its cheapest frame, components as atoms.
+fn squared(kin: &Kin, g: &mut Graph, v: &Vector, name: &str) -> Id {
+    let frames: Vec<usize> = v.frames().collect();
+    if frames.is_empty() {
+        return g.zero();
+    }
+    let x = kin.tree.cheapest(&frames, &frames);
+    let c = kin.tree.express(g, v, x);
+    let c = kin.atoms(g, name, c);
+    let sq: Vec<Id> = c.iter().map(|x| g.powi(*x, 2)).collect();
+    g.add_all(&sq)
+}
+
+/// T of the bodies and particles.
+pub fn kinetic_energy(kin: &mut Kin, g: &mut Graph, clock: &Clock, bodies: &[MassBody]) -> Id {
+    let half = g.num(Number::rat(1, 2));
+    let mut parts = Vec::new();
+    for b in bodies {
+        let v = match &b.center_name {
+            Some(p) => kin.point_velocity(g, p, clock),
+            None => kin.velocity_of(g, &b.center, clock),
+        };
+        let vv = squared(kin, g, &v, &format!("v_{}", b.name));
+        let mv = g.mul_all(&[half, b.mass, vv]);
+        parts.push(mv);
+        if let (Some(frame), Some((k, i))) = (b.frame, &b.inertia) {
+            let w = kin.omega(frame);
+            let w = kin.tree.express(g, &w, *k);
+            let w = kin.atoms(g, &format!("omega_{}[{}]", b.name, kin.names[*k]), w);
+            // I w with I symmetric: (ixx, iyy, izz) on the diagonal, (ixy, iyz, izx) off it
+            let m = [[i[0], i[3], i[5]], [i[3], i[1], i[4]], [i[5], i[4], i[2]]];
+            let mut quad = Vec::with_capacity(9);
+            for r in 0..3 {
+                for c in 0..3 {
+                    if !g.is_zero(m[r][c]) {
+                        quad.push(g.mul_all(&[half, w[r], m[r][c], w[c]]));
+                    }
+                }
+            }
+            parts.push(g.add_all(&quad));
+        }
+    }
+    g.add_all(&parts)
+}
+
+/// `V = -sum m g . r_G` for a uniform field `gravity`.
+pub fn potential_energy(kin: &Kin, g: &mut Graph, gravity: &Vector, bodies: &[MassBody]) -> Id {
+    let mut parts = Vec::new();
+    for b in bodies {
+        let d = kin.tree.dot(g, gravity, &b.center);
+        let md = g.mul(b.mass, d);
+        parts.push(g.neg(md));
+    }
+    g.add_all(&parts)
+}
+
+/// Generalized forces of `(velocity, load)` pairs: `Q_i = load . d velocity / d dot(q_i)`.
+pub fn generalized_forces(
+    kin: &Kin,
+    g: &mut Graph,
+    clock: &Clock,
+    loads: &[(Vector, Vector)],
+) -> Vec<Id> {
+    let mut q = Vec::with_capacity(clock.qd.len());
+    for s in &clock.qd {
+        let mut parts = Vec::new();
+        for (v, f) in loads {
+            let partial = v.map(g, |g, x| g.diff(x, *s));
+            parts.push(kin.tree.dot(g, f, &partial));
+        }
+        q.push(g.add_all(&parts));
+    }
+    q
+}
+
+/// Why an inertia given in frame `k` is not constant in body frame `d`, if it is not:
+/// every rotation between them must be constant, or all about one axis `a` of the
+/// frames with the inertia symmetric about `a`.
+pub fn inertia_frame_problem(
+    kin: &Kin,
+    g: &mut Graph,
+    d: usize,
+    k: usize,
+    i: &[Id; 6],
+) -> Option<String> {
+    let pd = kin.tree.path_to_root(d);
+    let pk = kin.tree.path_to_root(k);
+    let lca = pd.iter().find(|f| pk.contains(f)).copied()?;
+    let between: Vec<usize> = pd
+        .iter()
+        .take_while(|f| **f != lca)
+        .chain(pk.iter().take_while(|f| **f != lca))
+        .copied()
+        .collect();
+    let turning: Vec<usize> = between
+        .iter()
+        .copied()
+        .filter(|f| !kin.constant[*f])
+        .collect();
+    if turning.is_empty() {
+        return None;
+    }
+    let a = kin.tree.joints[turning[0]].axis;
+    if between.iter().any(|f| kin.tree.joints[*f].axis != a) {
+        return Some(format!(
+            "frame `{}` turns relative to the body's frame `{}` about more than one axis",
+            kin.names[k], kin.names[d]
+        ));
+    }
+    // invariant under rotation about a: I_bb = I_cc and the products with b, c vanish
+    let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+    let product = |x: usize, y: usize| -> Id {
+        match (x.min(y), x.max(y)) {
+            (0, 1) => i[3],
+            (1, 2) => i[4],
+            _ => i[5],
+        }
+    };
+    let diag = g.sub(i[b], i[c]);
+    let symmetric = probably_zero(g, diag)
+        && [product(a, b), product(a, c), product(b, c)]
+            .iter()
+            .all(|x| probably_zero(g, *x));
+    if symmetric {
+        None
+    } else {
+        Some(format!(
+            "frame `{}` turns relative to the body's frame `{}` about its {} axis, which is not an axis of symmetry of this inertia",
+            kin.names[k],
+            kin.names[d],
+            ["x", "y", "z"][a]
+        ))
+    }
+}
