@@ -72,3 +72,40 @@ fn rolling_disk_3d_equals_the_hand_derived_disk() {
         assert!((ea - eb).abs() < 1e-12, "{ea} vs {eb}");
     }
 }
+
+nonholo::nonholonomic! {
+    /// A pendulum in Cartesian coordinates: the length is a configuration constraint.
+    pub struct CartesianPendulum;
+    parameters { m = 1.0, l = 1.5, g = 9.81 }
+    coordinates { x, y }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2));
+    potential_energy = m * g * y;
+    holonomic(y) { x * x + y * y == l * l; }
+    dependent { y }
+}
+
+#[test]
+fn holonomic_pendulum_solves_its_configuration_and_keeps_it() {
+    let p = CartesianPendulum::new();
+    assert_eq!(CartesianPendulum::CONFIGURATION_CONSTRAINTS, &["x * x + y * y == l * l"]);
+    assert_eq!(CartesianPendulum::CONFIGURATION_COORDINATES, &["y"]);
+    assert_eq!(CartesianPendulum::NC, 1);
+    // y from x by Newton: start below the pivot, land on the circle
+    let mut q = [0.6, -1.0];
+    p.solve_configuration(0.0, &mut q).unwrap();
+    assert!((q[1] + (1.5f64 * 1.5 - 0.36).sqrt()).abs() < 1e-14, "{q:?}");
+    // an inconsistent q is rejected by state_from_qdot
+    let err = p.state_from_qdot(0.0, &[0.6, -1.0], &[0.1, 0.0]).unwrap_err();
+    assert!(matches!(err, nonholo::Error::ConstraintViolated { .. }), "{err}");
+    // the swing: the polar pendulum's period relation through energy, drift bounded
+    let qd = [0.3, -0.3 * q[0] / q[1]];
+    let s0 = p.state_from_qdot(0.0, &q, &qd).unwrap();
+    let tr = simulate(&p, &s0, 0.0..5.0, &Options::default()).unwrap();
+    let e = tr.energy(&p).unwrap();
+    let drift = e.iter().fold(0.0f64, |m, x| m.max((x - e[0]).abs()));
+    assert!(drift < 1e-7, "energy drift {drift}");
+    let f = tr.max_configuration_residual(&p).unwrap();
+    assert!(f < 1e-7, "configuration residual {f}");
+    // y is never integrated independently: dot(y) follows the constraint row
+    assert!(tr.max_constraint_residual(&p).unwrap() < 1e-12);
+}

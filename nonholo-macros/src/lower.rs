@@ -593,6 +593,16 @@ impl Lowerer<'_> {
                 }
             }
         }
+        if configuration.solve.len() == configuration.residuals.len() {
+            for f in &configuration.residuals {
+                for qi in &configuration.solve {
+                    let d = g.diff(*f, self.clock.q[*qi]);
+                    configuration.jacobian.push(d);
+                }
+            }
+        } else {
+            configuration = Configuration::default();
+        }
         ThreeD {
             kinetic,
             potential,

@@ -185,4 +185,6 @@ pub struct Configuration {
     pub texts: Vec<String>,
     /// Coordinate indices, one per residual.
     pub solve: Vec<usize>,
+    /// `d f_i / d q_solve_j`, row-major.
+    pub jacobian: Vec<Id>,
 }

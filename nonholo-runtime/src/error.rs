@@ -44,6 +44,18 @@ pub enum Error {
         /// The offending `[q, dot(q)]` or state.
         state: Vec<f64>,
     },
+    /// Newton's method did not bring the configuration constraints to zero.
+    #[error("configuration constraints not solved at t = {t}: residual {residual:e} after {iterations} Newton steps (q = {state:?})")]
+    ConfigurationNotSolved {
+        /// Time.
+        t: f64,
+        /// The largest residual left.
+        residual: f64,
+        /// Newton steps taken.
+        iterations: usize,
+        /// The coordinates reached.
+        state: Vec<f64>,
+    },
     /// No speeds reproduce the given velocities.
     #[error("no speeds reproduce the velocities at t = {t}: {reason} (q, dot(q) = {state:?})")]
     NoSpeeds {

@@ -110,6 +110,12 @@ pub trait Model {
     const FORMULATION: Formulation;
     /// The derived equations as readable text, close to the papers' notation.
     const EQUATIONS: &'static str;
+    /// Configuration constraints `f(q, t) = 0` (`holonomic` blocks, rolling-contact
+    /// heights); their exact time derivatives are among [`Model::CONSTRAINTS`].
+    const CONFIGURATION_CONSTRAINTS: &'static [&'static str] = &[];
+    /// The coordinates [`Model::solve_configuration`] adjusts, one per configuration
+    /// constraint.
+    const CONFIGURATION_COORDINATES: &'static [&'static str] = &[];
 
     /// The state, a plain `[f64; DIM]`.
     type State: Copy
@@ -154,6 +160,28 @@ pub trait Model {
         qdot: &[f64],
         residual: &mut [f64],
     ) -> Result<(), Error>;
+
+    /// The configuration residuals `f_k(q, t)`, one per
+    /// [`Model::CONFIGURATION_CONSTRAINTS`] entry (nothing to fill for a model without).
+    fn configuration_residual(&self, t: f64, q: &[f64], residual: &mut [f64]) -> Result<(), Error> {
+        let _ = (t, q);
+        if residual.len() != Self::CONFIGURATION_CONSTRAINTS.len() {
+            return Err(Error::Dimension {
+                what: "configuration residual",
+                expected: Self::CONFIGURATION_CONSTRAINTS.len(),
+                found: residual.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Make `q` consistent with the configuration constraints by Newton's method on the
+    /// [`Model::CONFIGURATION_COORDINATES`] (exact Jacobian), the other coordinates held;
+    /// fails with [`Error::ConfigurationNotSolved`]. A no-op without such constraints.
+    fn solve_configuration(&self, t: f64, q: &mut [f64]) -> Result<(), Error> {
+        let _ = (t, q);
+        Ok(())
+    }
 
     /// The Jacobian-vector product `out = (d rhs / d state) v` at `(t, state)`, for implicit
     /// integrators and linearization.

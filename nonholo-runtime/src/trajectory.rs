@@ -277,6 +277,33 @@ impl Trajectory {
         }))
     }
 
+    /// The configuration residuals `f_k(q, t)` ([`Model::configuration_residual`]) at
+    /// every sample: how far the integrated coordinates drift from the configuration
+    /// constraints whose derivatives the equations enforce.
+    pub fn configuration_residuals<M: Model>(&self, model: &M) -> Result<Vec<Vec<f64>>, Error> {
+        self.check_model::<M>()?;
+        self.samples()
+            .map(|(t, state)| {
+                let q = state.get(..M::NQ).unwrap_or(state);
+                let mut r = vec![0.0; M::CONFIGURATION_CONSTRAINTS.len()];
+                model.configuration_residual(t, q, &mut r)?;
+                Ok(r)
+            })
+            .collect()
+    }
+
+    /// The largest `|f_k|` over all samples (0 without configuration constraints).
+    pub fn max_configuration_residual<M: Model>(&self, model: &M) -> Result<f64, Error> {
+        let all = self.configuration_residuals(model)?;
+        Ok(all.iter().flatten().fold(0.0_f64, |m, r| {
+            if r.is_nan() || m.is_nan() {
+                f64::NAN
+            } else {
+                m.max(r.abs())
+            }
+        }))
+    }
+
     /// The samples as CSV: a header `t,<names...>` and one row per sample.
     ///
     /// Numbers are written in Rust's shortest round-trip form (`{:?}`), so parsing them

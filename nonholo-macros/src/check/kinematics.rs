@@ -101,7 +101,7 @@ pub struct Kinematics {
 
 impl Kinematics {
     pub fn is_empty(&self) -> bool {
-        self.frames.is_empty() && self.points.is_empty()
+        self.frames.is_empty() && self.points.is_empty() && self.holonomic.is_empty()
     }
 
     /// Constraint rows the 3D items add to `constraints { .. }`.

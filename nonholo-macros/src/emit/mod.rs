@@ -6,6 +6,7 @@
 
 pub mod code;
 pub mod equations;
+mod configuration;
 mod first_method;
 mod second_method;
 mod structs;
@@ -16,6 +17,7 @@ use crate::model::{Formulation, Lowered};
 use code::{block, ident_for, lit_usize, param_bindings, Bindings};
 use proc_macro2::TokenStream;
 use quote::quote;
+use configuration::ConfigItems;
 pub use structs::emit_struct;
 
 /// The hooks of the `impl Model` template: statements run after the template's own
@@ -64,7 +66,15 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         }
     };
     let header = emit_struct(m, &low.defaults);
-    let body = model_impl(m, low.syms.q.len(), &low.names.constraints, &plets, &hooks);
+    let config = configuration::items(low, &base, &plets);
+    let body = model_impl(
+        m,
+        low.syms.q.len(),
+        &low.names.constraints,
+        &config,
+        &plets,
+        &hooks,
+    );
     quote! { #header #body }
 }
 
@@ -84,9 +94,11 @@ pub fn model_impl(
     m: &Checked,
     nq: usize,
     constraint_texts: &[String],
+    config: &ConfigItems,
     plets: &TokenStream,
     h: &Hooks,
 ) -> TokenStream {
+    let (config_items, config_check) = (&config.items, &config.check);
     let name = &m.name;
     let nz = h.nz;
     let nc = constraint_texts.len();
@@ -122,6 +134,7 @@ pub fn model_impl(
             const DIM: usize = #dim_l;
             const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::#variant;
             const EQUATIONS: &'static str = #equations;
+            #config_items
             type State = [f64; #dim_l];
             const ZERO_STATE: Self::State = [0.0; #dim_l];
 
@@ -164,6 +177,7 @@ pub fn model_impl(
             fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
                 let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
                 let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
+                #config_check
                 ::nonholo::check_velocities(self, t, q, qdot, 1e-8)?;
                 #plets
                 let mut __out = [0.0f64; #dim_l];
@@ -223,6 +237,13 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         constraint_residual: unreachable,
         inherent: TokenStream::new(),
     };
-    let body = model_impl(m, nq, &constraint_texts, &TokenStream::new(), &hooks);
+    let body = model_impl(
+        m,
+        nq,
+        &constraint_texts,
+        &ConfigItems::none(),
+        &TokenStream::new(),
+        &hooks,
+    );
     quote! { #header #body }
 }

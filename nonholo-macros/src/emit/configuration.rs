@@ -1,0 +1,129 @@
+//! Configuration constraints `f(q, t) = 0`: the residual, Newton's method on the solved
+//! coordinates with the exact Jacobian `df/dq_solve`, and the consistency check that
+//! `state_from_qdot` runs first.
+
+use super::code::{bind_array, block, ident_for, lit_usize, Bindings};
+use crate::model::Lowered;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Trait items (constants, `configuration_residual`, `solve_configuration`) and the
+/// check `state_from_qdot` runs; empty for a model without configuration constraints.
+pub struct ConfigItems {
+    pub items: TokenStream,
+    pub check: TokenStream,
+}
+
+impl ConfigItems {
+    pub fn none() -> ConfigItems {
+        ConfigItems {
+            items: TokenStream::new(),
+            check: TokenStream::new(),
+        }
+    }
+}
+
+pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems {
+    let c = &low.configuration;
+    let k = c.residuals.len();
+    if k == 0 {
+        return ConfigItems::none();
+    }
+    let g = &low.graph;
+    let nq = lit_usize(low.syms.q.len());
+    let kl = lit_usize(k);
+    let texts = &c.texts;
+    let coords: Vec<&String> = c.solve.iter().map(|i| &low.names.coords[*i]).collect();
+    let mut b = base.clone();
+    bind_array(&mut b, &low.syms.q, &ident_for("__q"));
+    let (r_lets, r_out) = block(g, &c.residuals, &b, "f");
+    let r_assign = r_out.iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __r[#i] = #e; }
+    });
+    // residual and Jacobian d f_i / d q_solve_j in one block
+    let mut graph_outputs = c.residuals.clone();
+    graph_outputs.extend(&c.jacobian);
+    let (n_lets, n_out) = block(g, &graph_outputs, &b, "n");
+    let n_r = n_out[..k].iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __f[#i] = #e; }
+    });
+    let n_j = n_out[k..].iter().enumerate().map(|(ij, e)| {
+        let (i, j) = (lit_usize(ij / k), lit_usize(ij % k));
+        quote! { __j[#i][#j] = #e; }
+    });
+    let steps = c.solve.iter().enumerate().map(|(j, qi)| {
+        let (j, qi) = (lit_usize(j), lit_usize(*qi));
+        quote! {
+            __qm[#qi] -= __dx[#j];
+            __step = __step.max(__dx[#j].abs());
+        }
+    });
+    let items = quote! {
+        const CONFIGURATION_CONSTRAINTS: &'static [&'static str] = &[#(#texts),*];
+        const CONFIGURATION_COORDINATES: &'static [&'static str] = &[#(#coords),*];
+
+        fn configuration_residual(&self, t: f64, q: &[f64], residual: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __q: &[f64; #nq] = ::nonholo::__private::as_array(q, "q")?;
+            let __r: &mut [f64; #kl] = ::nonholo::__private::as_array_mut(residual, "residual")?;
+            #plets
+            #r_lets
+            #(#r_assign)*
+            ::core::result::Result::Ok(())
+        }
+
+        fn solve_configuration(&self, t: f64, q: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __qm: &mut [f64; #nq] = ::nonholo::__private::as_array_mut(q, "q")?;
+            #plets
+            let mut __left = f64::INFINITY;
+            for __it in 0..50usize {
+                let __q: [f64; #nq] = *__qm;
+                let mut __f = [0.0f64; #kl];
+                let mut __j = [[0.0f64; #kl]; #kl];
+                #n_lets
+                #(#n_r)*
+                #(#n_j)*
+                __left = __f.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
+                let ::core::option::Option::Some(__dx) = ::nonholo::linalg::solve_lu(&__j, &__f) else {
+                    break;
+                };
+                let mut __step = 0.0f64;
+                #(#steps)*
+                let __scale = 1.0 + __q.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
+                if !__step.is_finite() {
+                    break;
+                }
+                if __step <= 1e-15 * __scale {
+                    return ::core::result::Result::Ok(());
+                }
+                let _ = __it;
+            }
+            ::core::result::Result::Err(::nonholo::Error::ConfigurationNotSolved {
+                t,
+                residual: __left,
+                iterations: 50,
+                state: ::nonholo::__private::to_vec(&__qm[..]),
+            })
+        }
+    };
+    let check = quote! {
+        {
+            let mut __cr = [0.0f64; #kl];
+            ::nonholo::Model::configuration_residual(self, t, q, &mut __cr)?;
+            let __scale = 1.0 + q.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
+            for (__i, __x) in __cr.iter().enumerate() {
+                if !(__x.abs() <= 1e-8 * __scale) {
+                    return ::core::result::Result::Err(::nonholo::Error::ConstraintViolated {
+                        index: __i,
+                        constraint: <Self as ::nonholo::Model>::CONFIGURATION_CONSTRAINTS[__i],
+                        residual: *__x,
+                        t,
+                        state: ::nonholo::__private::to_vec(q),
+                    });
+                }
+            }
+        }
+    };
+    ConfigItems { items, check }
+}
