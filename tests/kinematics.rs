@@ -109,3 +109,105 @@ fn holonomic_pendulum_solves_its_configuration_and_keeps_it() {
     // y is never integrated independently: dot(y) follows the constraint row
     assert!(tr.max_constraint_residual(&p).unwrap() < 1e-12);
 }
+
+nonholo::nonholonomic! {
+    /// Lagrange's heavy symmetric top about a fixed point, in 3D items (Euler z-x-z).
+    pub struct Top3d;
+    parameters { m = 1.0, l = 0.3, i1 = 0.02, i3 = 0.035, g = 9.81 }
+    coordinates { psi, theta, phi }
+    frame N;
+    point O;
+    frame A = N.rotate(z, psi).rotate(x, theta);
+    frame B = A.rotate(z, phi);
+    point G = O + l * A.z;
+    body top { frame: B, center: G, mass: m, inertia: inertia(A, i1, i1, i3) }
+    gravity = -g * N.z;
+}
+
+nonholo::nonholonomic! {
+    /// The same top by hand.
+    pub struct TopByHand;
+    parameters { m = 1.0, l = 0.3, i1 = 0.02, i3 = 0.035, g = 9.81 }
+    coordinates { psi, theta, phi }
+    let w3 = dot(psi) * cos(theta) + dot(phi);
+    kinetic_energy = 0.5 * (i1 + m * l * l) * (dot(theta).powi(2) + (dot(psi) * sin(theta)).powi(2))
+        + 0.5 * i3 * w3 * w3;
+    potential_energy = m * g * l * cos(theta);
+}
+
+nonholo::nonholonomic! {
+    /// Chaplygin's sleigh with drag at the blade and a torsion spring, in 3D items.
+    pub struct Sleigh3d;
+    parameters { m = 2.0, a = 0.4, i = 0.3, c = 0.2, k = 0.5 }
+    coordinates { x, y, th }
+    frame N;
+    point O;
+    frame B = N.rotate(z, th);
+    point P = O + N[x, y, 0.0];
+    point G = P + a * B.x;
+    body sleigh { frame: B, center: G, mass: m, inertia: inertia(B, 0.0, 0.0, i) }
+    constraints { velocity(P).dot(B.y) == 0.0; }
+    forces { at P: -c * velocity(P); on sleigh: N[0.0, 0.0, -k * th]; }
+    dependent { y }
+}
+
+nonholo::nonholonomic! {
+    /// The same sleigh by hand.
+    pub struct SleighByHand;
+    parameters { m = 2.0, a = 0.4, i = 0.3, c = 0.2, k = 0.5 }
+    coordinates { x, y, th }
+    kinetic_energy = 0.5 * m * ((dot(x) - a * sin(th) * dot(th)).powi(2)
+        + (dot(y) + a * cos(th) * dot(th)).powi(2)) + 0.5 * i * dot(th).powi(2);
+    forces { x: -c * dot(x), y: -c * dot(y), th: -k * th }
+    constraints { -sin(th) * dot(x) + cos(th) * dot(y) == 0.0; }
+    dependent { y }
+}
+
+/// rhs and energy of two models equal at random states.
+fn same_equations<A: Model, B: Model>(a: &A, b: &B, seed: u64) {
+    assert_eq!(A::DIM, B::DIM);
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..20 {
+        let s = rng.uniform_vec(A::DIM, -1.0, 1.0);
+        let (mut da, mut db) = (vec![0.0; A::DIM], vec![0.0; A::DIM]);
+        a.rhs(0.0, &s, &mut da).unwrap();
+        b.rhs(0.0, &s, &mut db).unwrap();
+        for k in 0..A::DIM {
+            assert!((da[k] - db[k]).abs() <= 1e-12 * (1.0 + db[k].abs()), "{k}: {da:?} vs {db:?}");
+        }
+        let (ea, eb) = (a.energy(0.0, &s).unwrap(), b.energy(0.0, &s).unwrap());
+        assert!((ea - eb).abs() <= 1e-12 * (1.0 + eb.abs()), "{ea} vs {eb}");
+    }
+}
+
+#[test]
+fn top_and_sleigh_3d_equal_the_hand_derived_ones() {
+    same_equations(&Top3d::new(), &TopByHand::new(), 11);
+    same_equations(&Sleigh3d::new(), &SleighByHand::new(), 13);
+}
+
+#[test]
+fn heavy_top_conserves_energy_and_both_momenta() {
+    let top = Top3d::new();
+    let (m, l, i1, i3) = (top.m, top.l, top.i1, top.i3);
+    let momenta = |s: &[f64]| {
+        let (th, psid, phid) = (s[1], s[3], s[5]);
+        let w3 = psid * th.cos() + phid;
+        let p_phi = i3 * w3;
+        let p_psi = (i1 + m * l * l) * th.sin().powi(2) * psid + i3 * th.cos() * w3;
+        (p_psi, p_phi)
+    };
+    // a fast top, tilted, precessing
+    let s0 = [0.0, 0.5, 0.0, 1.0, 0.2, 60.0];
+    let tr = simulate(&top, &s0, 0.0..3.0, &Options::default()).unwrap();
+    let e = tr.energy(&top).unwrap();
+    let (p0, f0) = momenta(&s0);
+    let mut worst: f64 = 0.0;
+    for i in 0..tr.len() {
+        let s = tr.state(i).unwrap();
+        let (p, f) = momenta(s);
+        worst = worst.max((p - p0).abs() / p0.abs()).max((f - f0).abs() / f0.abs());
+        worst = worst.max((e[i] - e[0]).abs() / e[0].abs());
+    }
+    assert!(worst < 1e-8, "relative drift {worst}");
+}

@@ -120,6 +120,9 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
             })
         })
         .collect();
+    if !m.kinematics.is_empty() {
+        lw.frames_and_points();
+    }
     let mut kinetic = lw.expr(&m.kinetic);
     let mut potential = match &m.potential {
         Some(v) => lw.expr(v),
@@ -417,7 +420,9 @@ impl Lowerer<'_> {
 
     /// Frames, points, bodies, gravity, loads, rolling contacts and configuration
     /// constraints to T, V, generalized forces and velocity rows.
-    fn three_d(&mut self, cx: &Ctxt) -> ThreeD {
+    /// The frame tree (sines, cosines, angular velocities) and the points, before any
+    /// expression that may use them is lowered.
+    fn frames_and_points(&mut self) {
         let k = self.kinematics;
         let angles: Vec<Id> = k.frames.iter().map(|f| self.expr(&f.angle)).collect();
         let state: Vec<u32> = self.state_syms.clone();
@@ -433,6 +438,10 @@ impl Lowerer<'_> {
                 kin.points.insert(name.clone(), r);
             }
         }
+    }
+
+    fn three_d(&mut self, cx: &Ctxt) -> ThreeD {
+        let k = self.kinematics;
         let point_name = |e: &Expr| match e {
             Expr::Ident(id) if k.points.iter().any(|(p, _)| *id == p) => Some(id.to_string()),
             _ => None,
