@@ -321,6 +321,41 @@ macro_rules! assigned_spin_model {
     };
 }
 
+/// The thin disk rolling without slipping on a horizontal plane, described with the 3D
+/// items (frames, a body, gravity, a plane and a rolling contact; see
+/// [`models::RollingDisk3d`](crate::models::RollingDisk3d)): the macro derives T, V and
+/// the two no-slip rows itself. Append the parametrization and `formulation` sections.
+///
+/// ```
+/// nonholo::rolling_disk_3d_model! {
+///     /// The same disk, its reactions through the multipliers.
+///     pub struct Mine;
+///     formulation = multipliers;
+/// }
+/// ```
+#[macro_export]
+macro_rules! rolling_disk_3d_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters { m = 1.0, r = 0.5, g = 9.81 }
+            coordinates { x, y, yaw, lean, spin }
+            frame N;
+            point O;
+            frame L = N.rotate(z, yaw).rotate(x, lean);
+            frame D = L.rotate(y, spin);
+            point P = O + N[x, y, 0.0];
+            point C = P + r * L.z;
+            body disk { frame: D, center: C, mass: m,
+                        inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls disk on ground { center: C, axis: L.y, radius: r, contact: P }
+            $($rest)*
+        }
+    };
+}
+
 skate_model! {
     /// Benenti 2007, §9.1: the skate, a rod sliding on a plane with its velocity along the
     /// rod. The plane is inclined by `alpha` along x; `c` damps the rotation.
@@ -428,4 +463,19 @@ assigned_spin_model! {
         eta2 = dot(theta);
         eta3 = dot(theta1);
     }
+}
+
+rolling_disk_3d_model! {
+    /// A thin disk (mass `m`, radius `r`) rolling without slipping on a horizontal plane,
+    /// z up: `(x, y)` is the contact point, `yaw` the heading, `lean` the tilt about the
+    /// heading (0 upright), `spin` the rotation about the axle. Written with frames, a
+    /// body, gravity, a plane and a rolling contact: the DSL derives T, V and the no-slip
+    /// rows `cos(yaw) dot(x) + sin(yaw) dot(y) - r dot(spin) = 0`,
+    /// `-sin(yaw) dot(x) + cos(yaw) dot(y) = 0`.
+    ///
+    /// Speeds: the independent velocities `dot(yaw)`, `dot(lean)`, `dot(spin)`. Straight
+    /// upright rolling at speed `v` is stable for `v^2 > g r / 3`.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct RollingDisk3d;
+    dependent { x, y }
 }

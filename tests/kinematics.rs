@@ -87,7 +87,10 @@ nonholo::nonholonomic! {
 #[test]
 fn holonomic_pendulum_solves_its_configuration_and_keeps_it() {
     let p = CartesianPendulum::new();
-    assert_eq!(CartesianPendulum::CONFIGURATION_CONSTRAINTS, &["x * x + y * y == l * l"]);
+    assert_eq!(
+        CartesianPendulum::CONFIGURATION_CONSTRAINTS,
+        &["x * x + y * y == l * l"]
+    );
     assert_eq!(CartesianPendulum::CONFIGURATION_COORDINATES, &["y"]);
     assert_eq!(CartesianPendulum::NC, 1);
     // y from x by Newton: start below the pivot, land on the circle
@@ -95,8 +98,13 @@ fn holonomic_pendulum_solves_its_configuration_and_keeps_it() {
     p.solve_configuration(0.0, &mut q).unwrap();
     assert!((q[1] + (1.5f64 * 1.5 - 0.36).sqrt()).abs() < 1e-14, "{q:?}");
     // an inconsistent q is rejected by state_from_qdot
-    let err = p.state_from_qdot(0.0, &[0.6, -1.0], &[0.1, 0.0]).unwrap_err();
-    assert!(matches!(err, nonholo::Error::ConstraintViolated { .. }), "{err}");
+    let err = p
+        .state_from_qdot(0.0, &[0.6, -1.0], &[0.1, 0.0])
+        .unwrap_err();
+    assert!(
+        matches!(err, nonholo::Error::ConstraintViolated { .. }),
+        "{err}"
+    );
     // the swing: the polar pendulum's period relation through energy, drift bounded
     let qd = [0.3, -0.3 * q[0] / q[1]];
     let s0 = p.state_from_qdot(0.0, &q, &qd).unwrap();
@@ -173,7 +181,10 @@ fn same_equations<A: Model, B: Model>(a: &A, b: &B, seed: u64) {
         a.rhs(0.0, &s, &mut da).unwrap();
         b.rhs(0.0, &s, &mut db).unwrap();
         for k in 0..A::DIM {
-            assert!((da[k] - db[k]).abs() <= 1e-12 * (1.0 + db[k].abs()), "{k}: {da:?} vs {db:?}");
+            assert!(
+                (da[k] - db[k]).abs() <= 1e-12 * (1.0 + db[k].abs()),
+                "{k}: {da:?} vs {db:?}"
+            );
         }
         let (ea, eb) = (a.energy(0.0, &s).unwrap(), b.energy(0.0, &s).unwrap());
         assert!((ea - eb).abs() <= 1e-12 * (1.0 + eb.abs()), "{ea} vs {eb}");
@@ -206,8 +217,69 @@ fn heavy_top_conserves_energy_and_both_momenta() {
     for i in 0..tr.len() {
         let s = tr.state(i).unwrap();
         let (p, f) = momenta(s);
-        worst = worst.max((p - p0).abs() / p0.abs()).max((f - f0).abs() / f0.abs());
+        worst = worst
+            .max((p - p0).abs() / p0.abs())
+            .max((f - f0).abs() / f0.abs());
         worst = worst.max((e[i] - e[0]).abs() / e[0].abs());
     }
     assert!(worst < 1e-8, "relative drift {worst}");
+}
+
+nonholo::rolling_disk_3d_model! {
+    /// The 3D disk through Voronec's equations.
+    pub struct DiskVoronec;
+    dependent { x, y }
+    formulation = voronec;
+}
+
+nonholo::rolling_disk_3d_model! {
+    /// The 3D disk through Boltzmann–Hamel with body-frame speeds.
+    pub struct DiskHamel;
+    speeds {
+        u_lean = angular_velocity(L).dot(L.x);
+        u_spin = angular_velocity(disk).dot(L.y);
+        u_yaw = dot(yaw);
+    }
+    formulation = boltzmann_hamel;
+}
+
+nonholo::rolling_disk_3d_model! {
+    /// The 3D disk through the multipliers (reactions of the rolling contact).
+    pub struct DiskMultipliers;
+    formulation = multipliers;
+}
+
+/// q at `t1` of a run from the velocities `qd0` at `q0`.
+fn q_at<M: Model>(m: &M, q0: &[f64], qd0: &[f64], t1: f64) -> Vec<f64> {
+    let s0 = m.state_from_qdot(0.0, q0, qd0).unwrap();
+    let opts = Options::default().rtol(1e-12).atol(1e-12);
+    let tr = simulate(m, s0.as_ref(), 0.0..t1, &opts).unwrap();
+    tr.last().unwrap().1[..M::NQ].to_vec()
+}
+
+#[test]
+fn rolling_disk_3d_agrees_across_the_four_formulations() {
+    let q0 = [0.1, -0.2, 0.3, 0.2, 0.0];
+    let (yawd, leand, spind) = (0.4, -0.3, 3.0);
+    let r = 0.5;
+    let qd0 = [
+        r * 0.3f64.cos() * spind,
+        r * 0.3f64.sin() * spind,
+        yawd,
+        leand,
+        spind,
+    ];
+    let reference = q_at(&nonholo::models::RollingDisk3d::new(), &q0, &qd0, 2.0);
+    for (name, q) in [
+        ("voronec", q_at(&DiskVoronec::new(), &q0, &qd0, 2.0)),
+        ("boltzmann_hamel", q_at(&DiskHamel::new(), &q0, &qd0, 2.0)),
+        ("multipliers", q_at(&DiskMultipliers::new(), &q0, &qd0, 2.0)),
+    ] {
+        for k in 0..5 {
+            assert!(
+                (q[k] - reference[k]).abs() < 1e-9,
+                "{name} q[{k}]: {q:?} vs {reference:?}"
+            );
+        }
+    }
 }

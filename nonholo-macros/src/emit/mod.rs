@@ -5,8 +5,8 @@
 //! No algebra happens here.
 
 pub mod code;
-pub mod equations;
 mod configuration;
+pub mod equations;
 mod first_method;
 mod second_method;
 mod structs;
@@ -15,9 +15,9 @@ use crate::check::Checked;
 use crate::mechanics::{Equations, Layout as StateLayout};
 use crate::model::{Formulation, Lowered};
 use code::{block, ident_for, lit_usize, param_bindings, Bindings};
+use configuration::ConfigItems;
 use proc_macro2::TokenStream;
 use quote::quote;
-use configuration::ConfigItems;
 pub use structs::emit_struct;
 
 /// The hooks of the `impl Model` template: statements run after the template's own
