@@ -16,7 +16,14 @@ pub fn expand(input: TokenStream) -> TokenStream {
     };
     if !cx.has_errors() {
         let mut low = lower::lower(&checked, &cx);
-        if let Some(eq) = mechanics::derive(&mut low, &cx) {
+        // lowering reports what needs the engine (rolling contacts, inertia frames); a
+        // contact that failed left its rows out, so nothing downstream may run
+        let derived = if cx.has_errors() {
+            None
+        } else {
+            mechanics::derive(&mut low, &cx)
+        };
+        if let Some(eq) = derived {
             if !cx.has_errors() {
                 return emit::emit(&checked, &low, &eq);
             }

@@ -9,6 +9,33 @@ use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenS
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 const IDENTS: &[&str] = &[
+    "frame",
+    "point",
+    "body",
+    "particle",
+    "gravity",
+    "plane",
+    "rolls",
+    "on",
+    "at",
+    "between",
+    "holonomic",
+    "rotate",
+    "velocity",
+    "angular_velocity",
+    "cross",
+    "norm",
+    "unit",
+    "N",
+    "O",
+    "L",
+    "center",
+    "axis",
+    "radius",
+    "contact",
+    "solve",
+    "lateral",
+    "mass",
     "pub",
     "struct",
     "Skate",
@@ -143,6 +170,25 @@ const SEEDS: &[&str] = &[
        kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2)) + 0.5 * a * dot(theta).powi(2) + t * dot(psi).powi(2) + dot(psi);
        constraints { dot(x) - r * cos(psi) * dot(theta) == sin(t); dot(y) - r * sin(psi) * dot(theta) == 0.0; }
        dependent { x, y }"#,
+    r#"pub struct Disk3d; parameters { m = 1.0, r = 0.5, g = 9.81 } coordinates { x, y, yaw, lean, spin }
+       frame N; point O;
+       frame L = N.rotate(z, yaw).rotate(x, lean);
+       frame D = L.rotate(y, spin);
+       point P = O + N[x, y, 0.0];
+       point C = P + r * L.z;
+       body disk { frame: D, center: C, mass: m, inertia: inertia(L, 0.25*m*r*r, 0.5*m*r*r, 0.25*m*r*r) }
+       gravity = -g * N.z;
+       plane ground { point: O, up: N.z }
+       rolls disk on ground { center: C, axis: L.y, radius: r, contact: P, lateral: true }
+       forces { at C: -0.1 * velocity(C); on disk: L[0.0, 0.0, -0.2 * dot(yaw)]; between disk, L: L.y * 0.1; }
+       dependent { x, y }"#,
+    r#"pub struct Pend; parameters { m, l, g } coordinates { x, y }
+       frame N; point O; point Q = O + N[x, y, 0.0];
+       particle bob { point: Q, mass: m }
+       gravity = g * N[0.0, -1.0, 0.0];
+       holonomic(y) { x * x + y * y == l * l; }
+       constraints { velocity(Q).cross(N.z).norm() * 0.0 == (Q - O).unit().dot(N.x) * 0.0; }
+       dependent { y }"#,
 ];
 
 /// Mutate one token (recursively inside groups): mostly "semantic" changes that keep the
