@@ -375,10 +375,10 @@ impl Entries {
                         format!("its entries are {}", keys.join(", ")),
                     ),
                 }
-            } else if map.contains_key(&key) {
-                k.cx.error(e.key.span(), format!("`{key}` is given twice"));
+            } else if let std::collections::hash_map::Entry::Vacant(slot) = map.entry(key.clone()) {
+                slot.insert(e.value);
             } else {
-                map.insert(key, e.value);
+                k.cx.error(e.key.span(), format!("`{key}` is given twice"));
             }
         }
         Entries { map, span }
