@@ -29,7 +29,9 @@ fn lower(g: &mut Graph, syms: &mut HashMap<String, u32>, e: &Expr) -> Id {
                 .or_insert_with(|| g.new_symbol(&name));
             g.sym(s)
         }
-        Expr::Dot { .. } | Expr::Error(_) => panic!("unsupported in engine tests"),
+        Expr::Dot { .. } | Expr::Error(_) | Expr::Field { .. } | Expr::Components { .. } => {
+            panic!("unsupported in engine tests")
+        }
         Expr::Neg { expr, .. } => {
             let x = lower(g, syms, expr);
             g.neg(x)
