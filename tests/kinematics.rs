@@ -72,3 +72,53 @@ fn rolling_disk_3d_equals_the_hand_derived_disk() {
         assert!((ea - eb).abs() < 1e-12, "{ea} vs {eb}");
     }
 }
+
+nonholo::nonholonomic! {
+    /// Chaplygin sleigh in 3D items: the blade constraint, drag and a torque written with
+    /// `velocity(P)` and `angular_velocity` (lowered after the frames and points exist).
+    pub struct Sleigh3d;
+    parameters { m = 1.3, a = 0.3, i = 0.2, c = 0.1, tau = 0.05 }
+    coordinates { x, y, theta }
+    frame N;
+    point O;
+    frame B = N.rotate(z, theta);
+    point P = O + N[x, y, 0.0];
+    point G = P + a * B.x;
+    body sleigh { frame: B, center: G, mass: m, inertia: inertia(B, i, i, i) }
+    constraints { velocity(P).dot(B.y) == 0.0; }
+    forces { at P: -c * velocity(P); on sleigh: tau * N.z; }
+    dependent { y }
+}
+
+nonholo::nonholonomic! {
+    /// The same sleigh by hand.
+    pub struct SleighByHand;
+    parameters { m = 1.3, a = 0.3, i = 0.2, c = 0.1, tau = 0.05 }
+    coordinates { x, y, theta }
+    let vx = dot(x) - a * sin(theta) * dot(theta);
+    let vy = dot(y) + a * cos(theta) * dot(theta);
+    kinetic_energy = 0.5 * m * (vx * vx + vy * vy) + 0.5 * i * dot(theta) * dot(theta);
+    forces { x: -c * dot(x), y: -c * dot(y), theta: tau }
+    constraints { -sin(theta) * dot(x) + cos(theta) * dot(y) == 0.0; }
+    dependent { y }
+}
+
+#[test]
+fn sleigh_3d_equals_the_hand_derived_sleigh() {
+    let (a, b) = (Sleigh3d::new(), SleighByHand::new());
+    let mut rng = SplitMix64::new(11);
+    for _ in 0..20 {
+        let s = rng.uniform_vec(Sleigh3d::DIM, -1.0, 1.0);
+        let mut state = [0.0; Sleigh3d::DIM];
+        state.copy_from_slice(&s);
+        let (mut da, mut db) = ([0.0; Sleigh3d::DIM], [0.0; Sleigh3d::DIM]);
+        a.rhs(0.0, &state, &mut da).unwrap();
+        b.rhs(0.0, &state, &mut db).unwrap();
+        for k in 0..Sleigh3d::DIM {
+            assert!(
+                (da[k] - db[k]).abs() <= 1e-12 * (1.0 + db[k].abs()),
+                "{k}: {da:?} vs {db:?}"
+            );
+        }
+    }
+}

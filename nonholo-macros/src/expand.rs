@@ -16,9 +16,13 @@ pub fn expand(input: TokenStream) -> TokenStream {
     };
     if !cx.has_errors() {
         let mut low = lower::lower(&checked, &cx);
-        if let Some(eq) = mechanics::derive(&mut low, &cx) {
-            if !cx.has_errors() {
-                return emit::emit(&checked, &low, &eq);
+        // lowering reports the 3D items' geometric mistakes (an inertia frame, a rolling
+        // contact); their rows are then missing, so the mechanics would see a wrong model
+        if !cx.has_errors() {
+            if let Some(eq) = mechanics::derive(&mut low, &cx) {
+                if !cx.has_errors() {
+                    return emit::emit(&checked, &low, &eq);
+                }
             }
         }
     }
