@@ -120,9 +120,12 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
             })
         })
         .collect();
-    if !m.kinematics.is_empty() {
+    // The 3D items first: `velocity(P)`, `angular_velocity(F)` and vector methods in
+    // the user's T, V, forces and constraints need the frames and points.
+    let three = (!m.kinematics.is_empty()).then(|| {
         lw.frames_and_points();
-    }
+        lw.three_d(cx)
+    });
     let mut kinetic = lw.expr(&m.kinetic);
     let mut potential = match &m.potential {
         Some(v) => lw.expr(v),
@@ -149,8 +152,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     let mut constraint_spans: Vec<proc_macro2::Span> =
         m.constraints.iter().map(|c| c.span).collect();
     let mut configuration = Configuration::default();
-    if !m.kinematics.is_empty() {
-        let k = lw.three_d(cx);
+    if let Some(k) = three {
         kinetic = lw.g.add(kinetic, k.kinetic);
         potential = lw.g.add(potential, k.potential);
         for (f, q) in forces.iter_mut().zip(k.forces) {
@@ -418,8 +420,6 @@ impl Lowerer<'_> {
         })
     }
 
-    /// Frames, points, bodies, gravity, loads, rolling contacts and configuration
-    /// constraints to T, V, generalized forces and velocity rows.
     /// The frame tree (sines, cosines, angular velocities) and the points, before any
     /// expression that may use them is lowered.
     fn frames_and_points(&mut self) {
@@ -440,6 +440,8 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Bodies, gravity, loads, rolling contacts and configuration constraints to T, V,
+    /// generalized forces and velocity rows.
     fn three_d(&mut self, cx: &Ctxt) -> ThreeD {
         let k = self.kinematics;
         let point_name = |e: &Expr| match e {
@@ -487,7 +489,20 @@ impl Lowerer<'_> {
                 inertia: None,
             });
         }
-        let gravity = k.gravity.as_ref().map(|e| self.vector(e));
+        let gravity = k.gravity.as_ref().map(|e| {
+            let v = self.vector(e);
+            // V = -m g . r is a potential only for a field that does not turn with q
+            if let Some(kin) = self.kin.as_ref() {
+                if !kin.is_fixed(&mut self.g, &v, &self.clock.q) {
+                    cx.error_help(
+                        e.span(),
+                        "gravity turns with the coordinates: it is written in a frame that moves",
+                        "write gravity in the inertial frame, e.g. `gravity = -g * N.z;`",
+                    );
+                }
+            }
+            v
+        });
         let mut loads = Vec::new();
         for l in &k.loads {
             match l {
@@ -584,11 +599,22 @@ impl Lowerer<'_> {
                         configuration.solve.push(i);
                     }
                 }
-                Err(why) => cx.error_help(
-                    r.span,
-                    why,
-                    "see the rolling contact in the 3D kinematics section of the nonholo docs",
-                ),
+                Err((site, why)) => {
+                    let plane = k.planes.get(r.plane);
+                    let span = match site {
+                        rolling::Site::Up => plane.map(|p| p.up.span()),
+                        rolling::Site::Contact => r.contact.as_ref().map(Expr::span),
+                        rolling::Site::Solve => r.solve.map(|(_, s)| s),
+                        rolling::Site::Rolls => None,
+                    };
+                    let help = match site {
+                        rolling::Site::Rolls => "add `solve: q` with the coordinate the height determines (a pitch, a height), or build the center from a contact point on the plane",
+                        rolling::Site::Solve => "`solve` is for a contact that reaches the plane only when a coordinate takes the right value",
+                        rolling::Site::Contact => "the contact is the rim point nearest the plane; leave `contact` out to let the macro place it",
+                        rolling::Site::Up => "write the plane's `up` as a unit vector fixed in the inertial frame, e.g. `N.z`",
+                    };
+                    cx.error_help(span.unwrap_or(r.span), why, help);
+                }
             }
         }
         for (f, text, span, solve) in holonomic {

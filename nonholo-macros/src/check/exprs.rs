@@ -209,13 +209,36 @@ impl<'a> Validator<'a> {
                     self.function(func, args.len(), false, args.first());
                 }
                 for a in args {
-                    self.walk(a, in_let, uses, allowed);
+                    match a {
+                        // `velocity(Q)`, `angular_velocity(M)` with the name undeclared
+                        Expr::Ident(id)
+                            if func == "velocity" && self.names.get(&id.to_string()).is_none() =>
+                        {
+                            self.names.unknown_point(id, self.cx)
+                        }
+                        Expr::Ident(id)
+                            if func == "angular_velocity"
+                                && self.names.get(&id.to_string()).is_none() =>
+                        {
+                            self.names.unknown_frame(id, true, None, self.cx)
+                        }
+                        _ => self.walk(a, in_let, uses, allowed),
+                    }
                 }
             }
-            Expr::Field { recv, .. } => self.walk(recv, in_let, uses, allowed),
+            Expr::Field { recv, field } => match &**recv {
+                // `M.x` with `M` undeclared: a frame is meant
+                Expr::Ident(id)
+                    if self.names.get(&id.to_string()).is_none()
+                        && ["x", "y", "z"].contains(&field.to_string().as_str()) =>
+                {
+                    self.names.unknown_frame(id, false, None, self.cx)
+                }
+                _ => self.walk(recv, in_let, uses, allowed),
+            },
             Expr::Components { frame, comps, .. } => {
                 if self.names.get(&frame.to_string()).is_none() {
-                    self.unknown(frame);
+                    self.names.unknown_frame(frame, false, None, self.cx);
                 }
                 for c in comps {
                     self.walk(c, in_let, uses, allowed);
@@ -321,6 +344,12 @@ fn velocity_help(what: &str) -> &'static str {
     match what {
         "potential_energy" => "the potential V(q, t) depends on positions only; velocity-dependent forces go in `forces { .. }`",
         "velocities" => "`velocities(..)` gives dot(q) in terms of the speeds",
+        "a frame's angle" | "a point's position" => {
+            "the configuration is a function of the coordinates and `t`; velocities follow from it"
+        }
+        "a `holonomic` equation" => {
+            "a configuration constraint relates coordinates; a velocity constraint goes in `constraints { .. }`"
+        }
         _ => "velocities are not allowed here",
     }
 }

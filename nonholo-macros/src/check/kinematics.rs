@@ -9,6 +9,7 @@ use super::types::{Ty, Typer};
 use crate::ctxt::{nearest, Ctxt};
 use crate::dsl::ast::{self, Entry, Expr, Force, Named, Object, Section};
 use proc_macro2::Span;
+use std::collections::hash_map::Entry as MapEntry;
 use std::collections::HashMap;
 use syn::Ident;
 
@@ -51,13 +52,15 @@ pub struct Rolling {
     pub contact: Option<Expr>,
     /// The coordinate the contact-height equation is solved for.
     pub solve: Option<(usize, Span)>,
+    /// `solve` was given (even if wrong): the height row counts among the constraints.
+    pub height_row: bool,
     pub lateral: bool,
 }
 
 impl Rolling {
     /// Velocity rows this contact adds (tangent rows, and the height row with `solve`).
     pub fn rows(&self) -> usize {
-        1 + usize::from(self.lateral) + usize::from(self.solve.is_some())
+        1 + usize::from(self.lateral) + usize::from(self.height_row)
     }
 }
 
@@ -157,6 +160,9 @@ pub fn check(
     holonomic: Vec<ast::Holonomic>,
 ) -> Kinematics {
     let mut out = Kinematics::default();
+    // frames that are declared but on a cycle are reported by `frame_tree`
+    let no_frames = frames.is_empty();
+    let first_point = points.first().map(|p| p.name.span());
     frame_tree(k, frames, &mut out);
     point_list(k, points, &mut out);
     for o in objects {
@@ -173,11 +179,12 @@ pub fn check(
     for h in holonomic {
         configuration(k, h, &mut out);
     }
-    if out.frames.is_empty() && (!out.points.is_empty() || !out.bodies.is_empty()) {
+    if no_frames && (!out.points.is_empty() || !out.bodies.is_empty()) {
         let span = out
             .bodies
             .first()
             .map(|b| b.name.span())
+            .or(first_point)
             .unwrap_or_else(Span::call_site);
         k.cx.error_help(
             span,
@@ -197,9 +204,12 @@ fn frame_tree(k: &Input, decls: Vec<ast::FrameDecl>, out: &mut Kinematics) {
         .collect();
     let mut parent: Vec<Option<usize>> = vec![None; decls.len()];
     let mut root: Option<&Ident> = None;
+    let mut unknown_parent = false;
     for (i, f) in decls.iter().enumerate() {
         match &f.parent {
             None => match root {
+                // a repeated name is reported by the name table
+                Some(r) if *r == f.name => {}
                 Some(r) => k.cx.error_help(
                     f.name.span(),
                     format!("a second root frame: `{r}` is already the inertial frame"),
@@ -213,7 +223,10 @@ fn frame_tree(k: &Input, decls: Vec<ast::FrameDecl>, out: &mut Kinematics) {
             Some((p, rotations)) => {
                 match index.get(&p.to_string()) {
                     Some(j) => parent[i] = Some(*j),
-                    None => unknown(k, p, "frame"),
+                    None => {
+                        k.names.unknown_frame(p, false, Some(&f.name), k.cx);
+                        unknown_parent = true;
+                    }
                 }
                 for r in rotations {
                     if !["x", "y", "z"].contains(&r.axis.to_string().as_str()) {
@@ -229,7 +242,8 @@ fn frame_tree(k: &Input, decls: Vec<ast::FrameDecl>, out: &mut Kinematics) {
             }
         }
     }
-    if root.is_none() && !decls.is_empty() {
+    // (an unknown parent is reported already, with `frame P;` as its help)
+    if root.is_none() && !decls.is_empty() && !unknown_parent {
         k.cx.error_help(
             decls[0].name.span(),
             "no inertial frame",
@@ -311,7 +325,8 @@ fn point_list(k: &Input, decls: Vec<ast::PointDecl>, out: &mut Kinematics) {
     for p in decls {
         match &p.def {
             None => {
-                if let Some(o) = &origin {
+                // (a repeated name is reported by the name table)
+                if let Some(o) = origin.as_ref().filter(|o| **o != p.name) {
                     k.cx.error_help(
                         p.name.span(),
                         format!("a second origin: `{o}` is already the point fixed at the origin"),
@@ -356,18 +371,22 @@ fn point_list(k: &Input, decls: Vec<ast::PointDecl>, out: &mut Kinematics) {
 struct Entries {
     map: HashMap<String, Expr>,
     span: Span,
+    /// Keys suggested for misspelled ones (not reported again as missing).
+    suggested: Vec<String>,
 }
 
 impl Entries {
     fn new(k: &Input, what: &str, span: Span, entries: Vec<Entry>, keys: &[&str]) -> Entries {
         let mut map = HashMap::new();
+        let mut suggested = Vec::new();
         for e in entries {
             let key = e.key.to_string();
             if !keys.contains(&key.as_str()) {
                 let msg = format!("`{what}` has no entry `{key}`");
                 match nearest(&key, keys.iter().copied()) {
                     Some(s) => {
-                        k.cx.error_help(e.key.span(), msg, format!("did you mean `{s}`?"))
+                        k.cx.error_help(e.key.span(), msg, format!("did you mean `{s}`?"));
+                        suggested.push(s.to_string());
                     }
                     None => k.cx.error_help(
                         e.key.span(),
@@ -375,17 +394,29 @@ impl Entries {
                         format!("its entries are {}", keys.join(", ")),
                     ),
                 }
-            } else if let std::collections::hash_map::Entry::Vacant(slot) = map.entry(key.clone()) {
-                slot.insert(e.value);
             } else {
-                k.cx.error(e.key.span(), format!("`{key}` is given twice"));
+                match map.entry(key) {
+                    MapEntry::Occupied(o) => {
+                        k.cx.error(e.key.span(), format!("`{}` is given twice", o.key()))
+                    }
+                    MapEntry::Vacant(v) => {
+                        v.insert(e.value);
+                    }
+                }
             }
         }
-        Entries { map, span }
+        Entries {
+            map,
+            span,
+            suggested,
+        }
     }
 
     fn required(&mut self, k: &Input, what: &str, key: &str) -> Expr {
         self.map.remove(key).unwrap_or_else(|| {
+            if self.suggested.iter().any(|s| s == key) {
+                return Expr::Error(self.span);
+            }
             k.cx.error_help(
                 self.span,
                 format!("`{what}` needs `{key}: ..`"),
@@ -412,7 +443,7 @@ fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize> {
                 return Some(out.bodies[*b].frame);
             }
             if k.names.get(&key).is_none() {
-                unknown(k, id, "frame");
+                k.names.unknown_frame(id, true, None, k.cx);
             } else {
                 k.cx.error_help(
                     id.span(),
@@ -512,6 +543,7 @@ fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
     let radius = e.required(k, &what, "radius");
     let contact = e.optional("contact");
     let solve = e.optional("solve");
+    let height_row = solve.is_some();
     let lateral = e.optional("lateral");
     typed(k, &center, Ty::Point, "a wheel's center");
     typed(k, &axis, Ty::Vector, "a wheel's axis");
@@ -583,6 +615,7 @@ fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
         radius,
         contact,
         solve,
+        height_row,
         lateral,
     });
 }
@@ -639,6 +672,9 @@ pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force
             Force::At { point, force } => {
                 k.v.expr(&force, Allowed::velocities("forces"));
                 k.ty.expect(&force, Ty::Vector, "a force at a point");
+                if k.names.get(&point.to_string()).is_none() {
+                    k.names.unknown_point(&point, k.cx);
+                }
                 let p = Expr::Ident(point);
                 k.ty.expect(&p, Ty::Point, "`at ..`");
                 out.loads.push(Load::At { point: p, force });
@@ -661,6 +697,13 @@ pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force
             } => {
                 k.v.expr(&torque, Allowed::velocities("forces"));
                 k.ty.expect(&torque, Ty::Vector, "a torque");
+                if on == against {
+                    k.cx.error_help(
+                        against.span(),
+                        format!("a torque between `{on}` and itself has no effect"),
+                        "`between W, V: T` acts with +T on W and -T on V: name two bodies",
+                    );
+                }
                 let a = frame_named(k, out, &Expr::Ident(on));
                 let b = frame_named(k, out, &Expr::Ident(against));
                 if let (Some(a), Some(b)) = (a, b) {
@@ -679,17 +722,4 @@ pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force
         }
     }
     per_coordinate
-}
-
-fn unknown(k: &Input, id: &Ident, what: &str) {
-    let key = id.to_string();
-    let msg = format!("cannot find {what} `{key}` in this model");
-    match nearest(&key, k.names.sorted_names()) {
-        Some(s) => {
-            k.cx.error_help(id.span(), msg, format!("did you mean `{s}`?"))
-        }
-        None => {
-            k.cx.error_help(id.span(), msg, format!("declare it: `{what} {key} ..;`"))
-        }
-    }
 }

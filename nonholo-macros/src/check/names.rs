@@ -1,7 +1,7 @@
 //! The model's names: one table of what each name is, each declared once, none shadowing
 //! time, a function of the DSL or a reserved word.
 
-use crate::ctxt::Ctxt;
+use crate::ctxt::{nearest, Ctxt};
 use crate::sym::Function;
 use proc_macro2::Span;
 use std::collections::HashMap;
@@ -57,6 +57,55 @@ impl NameTable {
         let mut v: Vec<&str> = self.names.keys().map(|s| s.as_str()).collect();
         v.sort();
         v
+    }
+
+    /// The names of the given kinds, sorted (for "did you mean" suggestions).
+    pub fn names_of(&self, kinds: &[Kind]) -> Vec<&str> {
+        let mut v: Vec<&str> = self
+            .names
+            .iter()
+            .filter(|(_, (k, _))| kinds.contains(k))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Report `id`, used as a frame (or, with `bodies`, a frame or body), as unknown:
+    /// suggestions among the frames (and bodies) only, never `not` (the frame being
+    /// defined).
+    pub fn unknown_frame(&self, id: &Ident, bodies: bool, not: Option<&Ident>, cx: &Ctxt) {
+        let kinds: &[Kind] = if bodies {
+            &[Kind::Frame, Kind::Body]
+        } else {
+            &[Kind::Frame]
+        };
+        let cands = self
+            .names_of(kinds)
+            .into_iter()
+            .filter(|n| not.is_none_or(|x| x != n));
+        let msg = format!("cannot find frame `{id}` in this model");
+        match nearest(&id.to_string(), cands) {
+            Some(s) => cx.error_help(id.span(), msg, format!("did you mean `{s}`?")),
+            None => cx.error_help(
+                id.span(),
+                msg,
+                format!("declare it: `frame {id};` (the inertial frame) or `frame {id} = <parent>.rotate(z, angle);`"),
+            ),
+        }
+    }
+
+    /// Report `id`, used as a point, as unknown (suggestions among the points).
+    pub fn unknown_point(&self, id: &Ident, cx: &Ctxt) {
+        let msg = format!("cannot find point `{id}` in this model");
+        match nearest(&id.to_string(), self.names_of(&[Kind::Point])) {
+            Some(s) => cx.error_help(id.span(), msg, format!("did you mean `{s}`?")),
+            None => cx.error_help(
+                id.span(),
+                msg,
+                format!("declare it: `point {id} = O + N[a, b, c];`"),
+            ),
+        }
     }
 
     /// Declare `id`, reporting a clash with time, a reserved word, a function or an

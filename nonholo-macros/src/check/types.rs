@@ -79,6 +79,17 @@ impl<'a> Typer<'a> {
                 }
                 (Ty::Point, Ty::Vector) => "a point is a point plus a vector: `O + v`",
                 (Ty::Vector, Ty::Point) => "the vector between two points is `P - Q`",
+                (Ty::Point, Ty::Scalar) => "name a declared point, or build one: `O + N[a, b, c]`",
+                (Ty::Inertia, _) => {
+                    "write `inertia(F, ixx, iyy, izz)` or `inertia(F, ixx, iyy, izz, ixy, iyz, izx)`"
+                }
+                (_, Ty::Inertia) => "`inertia(F, ..)` is only a body's `inertia: ..` entry",
+                (_, Ty::Frame) => {
+                    "a frame is not a value: use its unit vectors `F.x`, `F.y`, `F.z` or components `F[a, b, c]`"
+                }
+                (_, Ty::Body | Ty::Object) => {
+                    "a body, particle or plane is not a value: use its frame or its points"
+                }
                 _ => "see the 3D kinematics section of the nonholo docs",
             };
             self.cx.error_help(
@@ -209,10 +220,17 @@ impl<'a> Typer<'a> {
             }
             let t = self.ty(&args[0]);
             if t != Ty::Error && !want.contains(&t) {
+                let help = match (name.as_str(), t) {
+                    ("velocity", Ty::Frame | Ty::Body) => format!(
+                        "`velocity(..)` is a point's; the rotation of a frame is `angular_velocity({})`",
+                        args[0].text()
+                    ),
+                    _ => format!("write `{name}(..)` of a declared {what}"),
+                };
                 return self.bad(
                     args[0].span(),
-                    format!("`{name}` takes {what}, found {}", t.article()),
-                    format!("write `{name}(..)` of a declared {what}"),
+                    format!("`{name}` takes a {what}, found {}", t.article()),
+                    help,
                 );
             }
             Ty::Vector

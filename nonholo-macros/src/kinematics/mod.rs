@@ -17,6 +17,7 @@ pub mod rolling;
 pub mod vector;
 
 use crate::check::kinematics::Kinematics;
+use crate::sym::linsolve::probably_zero;
 use crate::sym::{Func, Graph, Id};
 use std::collections::HashMap;
 use vector::{Joint, Tree, Vector};
@@ -155,6 +156,22 @@ impl Kin {
             v = v.add(g, &term);
         }
         v
+    }
+
+    /// Whether `v` does not change with the symbols `syms` (coordinates, time) when
+    /// resolved in the root frame: a vector fixed in space, however it is written.
+    pub fn is_fixed(&self, g: &mut Graph, v: &Vector, syms: &[u32]) -> bool {
+        let Some(f) = v.frames().next() else {
+            return true;
+        };
+        let root = self.tree.path_to_root(f).last().copied().unwrap_or(f);
+        let c = self.tree.express(g, v, root);
+        c.iter().all(|x| {
+            syms.iter().all(|s| {
+                let d = g.diff(*x, *s);
+                probably_zero(g, d)
+            })
+        })
     }
 
     /// Whether F does not turn relative to the root.

@@ -25,6 +25,19 @@ pub struct Wheel {
     pub solve: Option<u32>,
 }
 
+/// The entry a mistake in a rolling contact is about (it is reported on that entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// The `rolls` item as a whole.
+    Rolls,
+    /// The plane's `up`.
+    Up,
+    /// `contact: P`.
+    Contact,
+    /// `solve: q`.
+    Solve,
+}
+
 /// What a rolling contact adds to the model.
 pub struct Contact {
     /// Velocity rows `= 0`, with their text.
@@ -45,25 +58,27 @@ fn axis_of(g: &Graph, kin: &Kin, up: &Vector) -> Option<(usize, usize, bool)> {
     (fixed && (v.is_one() || v.neg().is_one())).then_some((*f, *k, v.is_one()))
 }
 
-pub fn roll(kin: &mut Kin, g: &mut Graph, clock: &Clock, w: &Wheel) -> Result<Contact, String> {
+pub fn roll(
+    kin: &mut Kin,
+    g: &mut Graph,
+    clock: &Clock,
+    w: &Wheel,
+) -> Result<Contact, (Site, String)> {
     let state: Vec<u32> = std::iter::once(clock.t)
         .chain(clock.q.iter().copied())
         .collect();
     // up: a constant unit vector
-    if w.up
-        .0
-        .iter()
-        .any(|(_, c)| c.iter().any(|x| g.depends_on_any(*x, &state)))
-    {
-        return Err(
+    if !kin.is_fixed(g, &w.up, &state) {
+        return Err((
+            Site::Up,
             "the plane's `up` must be a constant vector (fixed in the inertial frame)".into(),
-        );
+        ));
     }
     let uu = kin.tree.dot(g, &w.up, &w.up);
     let one = g.one();
     let e = g.sub(uu, one);
     if !probably_zero(g, e) {
-        return Err("the plane's `up` must be a unit vector".into());
+        return Err((Site::Up, "the plane's `up` must be a unit vector".into()));
     }
     let n = w.up.neg(g);
     let nu = kin.tree.dot(g, &n, &w.axis);
@@ -86,9 +101,12 @@ pub fn roll(kin: &mut Kin, g: &mut Graph, clock: &Clock, w: &Wheel) -> Result<Co
             if let Some(&x) = frames.first() {
                 let c = kin.tree.express(g, &diff, x);
                 if !c.iter().all(|x| probably_zero(g, *x)) {
-                    return Err(format!(
-                        "`contact` is not the lowest point of the rim of `{}` (center - radius * (n - (n.a) a)/|..|)",
-                        w.name
+                    return Err((
+                        Site::Contact,
+                        format!(
+                            "`contact` is not the lowest point of the rim of `{}` (center - radius * (n - (n.a) a)/|..|)",
+                            w.name
+                        ),
                     ));
                 }
             }
@@ -163,25 +181,34 @@ pub fn roll(kin: &mut Kin, g: &mut Graph, clock: &Clock, w: &Wheel) -> Result<Co
     let h = g.add(nc, rs);
     let height = if probably_zero(g, h) {
         if w.solve.is_some() {
-            return Err(format!(
-                "the contact of `{}` is on the plane by construction (its height is identically 0): remove `solve`",
-                w.name
+            return Err((
+                Site::Solve,
+                format!(
+                    "the contact of `{}` is on the plane by construction (its height is identically 0): remove `solve`",
+                    w.name
+                ),
             ));
         }
         None
     } else {
         let Some(q) = w.solve else {
-            return Err(format!(
-                "the contact height of `{}` is not identically 0: name the coordinate it determines with `solve: q`",
-                w.name
+            return Err((
+                Site::Rolls,
+                format!(
+                    "the contact height of `{}` is not identically 0: name the coordinate it determines with `solve: q`",
+                    w.name
+                ),
             ));
         };
         let dh = g.diff(h, q);
         if probably_zero(g, dh) {
-            return Err(format!(
-                "the contact height of `{}` does not depend on `{}`",
-                w.name,
-                g.symbol_name(q)
+            return Err((
+                Site::Solve,
+                format!(
+                    "the contact height of `{}` does not depend on `{}`",
+                    w.name,
+                    g.symbol_name(q)
+                ),
             ));
         }
         let row = kin.tree.dot(g, &v_m, &n);

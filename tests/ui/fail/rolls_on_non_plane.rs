@@ -1,0 +1,20 @@
+use nonholo::prelude::*;
+
+nonholonomic! {
+    /// A wheel rolls on a declared `plane`; `N` is a frame.
+    pub struct RollingDisk;
+    parameters { m = 1.0, r = 0.5 }
+    coordinates { x, y, yaw, lean, spin }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw).rotate(x, lean);
+    frame D = L.rotate(y, spin);
+    point P = O + N[x, y, 0.0];
+    point C = P + r * L.z;
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25*m*r*r, 0.5*m*r*r, 0.25*m*r*r) }
+    rolls disk on N { center: C, axis: L.y, radius: r, contact: P }
+    dependent { x, y }
+}
+
+fn main() {}
