@@ -6,22 +6,9 @@ mod common;
 use common::rng::SplitMix64;
 use nonholo::prelude::*;
 
-nonholo::nonholonomic! {
-    /// Thin disk rolling without slipping on a horizontal plane (z up), in 3D items.
+nonholo::rolling_disk_3d_model! {
+    /// The library's 3D disk text (frames, a body, a rolling contact).
     pub struct Disk3d;
-    parameters { m = 1.0, r = 0.5, g = 9.81 }
-    coordinates { x, y, yaw, lean, spin }
-    frame N;
-    point O;
-    frame L = N.rotate(z, yaw).rotate(x, lean);
-    frame D = L.rotate(y, spin);
-    point P = O + N[x, y, 0.0];
-    point C = P + r * L.z;
-    body disk { frame: D, center: C, mass: m,
-                inertia: inertia(L, 0.25*m*r*r, 0.5*m*r*r, 0.25*m*r*r) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P }
     dependent { x, y }
 }
 

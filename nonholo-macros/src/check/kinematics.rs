@@ -3,11 +3,12 @@
 //! planes, rolling contacts, loads and configuration constraints — names resolved,
 //! entries checked, expressions typed. The maths is in `crate::kinematics`.
 
+use super::contacts;
 use super::exprs::{find_ident, Allowed, Validator};
 use super::names::{Kind, NameTable};
 use super::types::{Ty, Typer};
 use crate::ctxt::{nearest, Ctxt};
-use crate::dsl::ast::{self, Entry, Expr, Force, Named, Object, Section};
+use crate::dsl::ast::{self, Entry, Expr, Object, Section};
 use proc_macro2::Span;
 use std::collections::hash_map::Entry as MapEntry;
 use std::collections::HashMap;
@@ -174,10 +175,10 @@ pub fn check(
         out.gravity = Some(g.value);
     }
     for r in rolls {
-        rolling(k, r, &mut out);
+        contacts::rolling(k, r, &mut out);
     }
     for h in holonomic {
-        configuration(k, h, &mut out);
+        contacts::configuration(k, h, &mut out);
     }
     if no_frames && (!out.points.is_empty() || !out.bodies.is_empty()) {
         let span = out
@@ -368,7 +369,7 @@ fn point_list(k: &Input, decls: Vec<ast::PointDecl>, out: &mut Kinematics) {
 }
 
 /// Take the entries of a brace item by key: unknown and repeated keys reported.
-struct Entries {
+pub(super) struct Entries {
     map: HashMap<String, Expr>,
     span: Span,
     /// Keys suggested for misspelled ones (not reported again as missing).
@@ -376,7 +377,13 @@ struct Entries {
 }
 
 impl Entries {
-    fn new(k: &Input, what: &str, span: Span, entries: Vec<Entry>, keys: &[&str]) -> Entries {
+    pub(super) fn new(
+        k: &Input,
+        what: &str,
+        span: Span,
+        entries: Vec<Entry>,
+        keys: &[&str],
+    ) -> Entries {
         let mut map = HashMap::new();
         let mut suggested = Vec::new();
         for e in entries {
@@ -412,7 +419,7 @@ impl Entries {
         }
     }
 
-    fn required(&mut self, k: &Input, what: &str, key: &str) -> Expr {
+    pub(super) fn required(&mut self, k: &Input, what: &str, key: &str) -> Expr {
         self.map.remove(key).unwrap_or_else(|| {
             if self.suggested.iter().any(|s| s == key) {
                 return Expr::Error(self.span);
@@ -426,13 +433,13 @@ impl Entries {
         })
     }
 
-    fn optional(&mut self, key: &str) -> Option<Expr> {
+    pub(super) fn optional(&mut self, key: &str) -> Option<Expr> {
         self.map.remove(key)
     }
 }
 
 /// The index of the frame (or body's frame) an expression names.
-fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize> {
+pub(super) fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize> {
     match e {
         Expr::Ident(id) => {
             let key = id.to_string();
@@ -465,12 +472,12 @@ fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize> {
     }
 }
 
-fn scalar(k: &Input, e: &Expr, what: &'static str) {
+pub(super) fn scalar(k: &Input, e: &Expr, what: &'static str) {
     k.v.expr(e, Allowed::positions(what));
     k.ty.expect(e, Ty::Scalar, what);
 }
 
-fn typed(k: &Input, e: &Expr, ty: Ty, what: &'static str) {
+pub(super) fn typed(k: &Input, e: &Expr, ty: Ty, what: &'static str) {
     k.v.expr(e, Allowed::positions(what));
     k.ty.expect(e, ty, what);
 }
@@ -532,194 +539,4 @@ fn object(k: &Input, o: Object, out: &mut Kinematics) {
             out.planes.push(Plane { point, up });
         }
     }
-}
-
-fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
-    let what = format!("rolls {} on {}", r.wheel, r.plane);
-    let keys = ["center", "axis", "radius", "contact", "solve", "lateral"];
-    let mut e = Entries::new(k, &what, r.kw.span(), r.entries, &keys);
-    let center = e.required(k, &what, "center");
-    let axis = e.required(k, &what, "axis");
-    let radius = e.required(k, &what, "radius");
-    let contact = e.optional("contact");
-    let solve = e.optional("solve");
-    let height_row = solve.is_some();
-    let lateral = e.optional("lateral");
-    typed(k, &center, Ty::Point, "a wheel's center");
-    typed(k, &axis, Ty::Vector, "a wheel's axis");
-    scalar(k, &radius, "a wheel's radius");
-    if let Some(c) = &contact {
-        typed(k, c, Ty::Point, "a wheel's contact point");
-    }
-    let body = match out.body_of.get(&r.wheel.to_string()) {
-        Some(b) => *b,
-        None => {
-            k.cx.error_help(
-                r.wheel.span(),
-                format!("`{}` is not a body", r.wheel),
-                "a wheel is declared with `body W { .. }`",
-            );
-            0
-        }
-    };
-    let plane = match out.plane_of.get(&r.plane.to_string()) {
-        Some(p) => *p,
-        None => {
-            k.cx.error_help(
-                r.plane.span(),
-                format!("`{}` is not a plane", r.plane),
-                "declare it with `plane G { point: O, up: N.z }`",
-            );
-            0
-        }
-    };
-    let solve = solve.and_then(|s| match &s {
-        Expr::Ident(id) => match k.coords.iter().position(|q| q == id) {
-            Some(i) => Some((i, id.span())),
-            None => {
-                k.cx.error_help(
-                    id.span(),
-                    format!("`solve: {id}`: `{id}` is not a coordinate"),
-                    "name the coordinate the contact height determines",
-                );
-                None
-            }
-        },
-        other => {
-            k.cx.error_help(
-                other.span(),
-                "`solve` names a coordinate",
-                "write `solve: pitch`",
-            );
-            None
-        }
-    });
-    let lateral = match lateral {
-        None => true,
-        Some(Expr::Lit { value, .. }) if value.is_zero() || value.is_one() => !value.is_zero(),
-        Some(other) => {
-            k.cx.error_help(
-                other.span(),
-                "`lateral` is `true` or `false`",
-                "write `lateral: false` for the second wheel on an axle",
-            );
-            true
-        }
-    };
-    out.rolls.push(Rolling {
-        span: r.kw.span(),
-        body,
-        plane,
-        center,
-        axis,
-        radius,
-        contact,
-        solve,
-        height_row,
-        lateral,
-    });
-}
-
-fn configuration(k: &Input, h: ast::Holonomic, out: &mut Kinematics) {
-    let mut solve = Vec::new();
-    for q in &h.solve {
-        match k.coords.iter().position(|c| c == q) {
-            Some(i) if solve.contains(&i) => k.cx.error(q.span(), format!("`{q}` is listed twice")),
-            Some(i) => solve.push(i),
-            None => k.cx.error_help(
-                q.span(),
-                format!("`{q}` is not a coordinate"),
-                "`holonomic(..)` names the coordinates its equations are solved for",
-            ),
-        }
-    }
-    if h.equations.len() != h.solve.len() {
-        k.cx.error_help(
-            h.kw.span(),
-            format!(
-                "{} equation(s) solved for {} coordinate(s)",
-                h.equations.len(),
-                h.solve.len()
-            ),
-            "name one coordinate per equation in `holonomic(..)`",
-        );
-    }
-    let mut equations = Vec::new();
-    for c in h.equations {
-        let text = c.text();
-        for side in [&c.lhs, &c.rhs] {
-            k.v.expr(side, Allowed::positions("a `holonomic` equation"));
-            k.ty.expect(side, Ty::Scalar, "a `holonomic` equation");
-        }
-        equations.push((c.lhs, c.rhs, text));
-    }
-    out.holonomic.push(Holonomic {
-        span: h.kw.span(),
-        solve,
-        equations,
-    });
-}
-
-/// `forces { .. }`: generalized forces per coordinate, and loads at points and on bodies.
-pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force>>>) -> Vec<Named> {
-    let mut per_coordinate = Vec::new();
-    for f in section.map(|s| s.value).unwrap_or_default() {
-        match f {
-            Force::Coordinate(n) => {
-                k.ty.expect(&n.expr, Ty::Scalar, "a generalized force");
-                per_coordinate.push(n);
-            }
-            Force::At { point, force } => {
-                k.v.expr(&force, Allowed::velocities("forces"));
-                k.ty.expect(&force, Ty::Vector, "a force at a point");
-                if k.names.get(&point.to_string()).is_none() {
-                    k.names.unknown_point(&point, k.cx);
-                }
-                let p = Expr::Ident(point);
-                k.ty.expect(&p, Ty::Point, "`at ..`");
-                out.loads.push(Load::At { point: p, force });
-            }
-            Force::On { body, torque } => {
-                k.v.expr(&torque, Allowed::velocities("forces"));
-                k.ty.expect(&torque, Ty::Vector, "a torque");
-                if let Some(frame) = frame_named(k, out, &Expr::Ident(body)) {
-                    out.loads.push(Load::On {
-                        frame,
-                        torque,
-                        sign: 1.0,
-                    });
-                }
-            }
-            Force::Between {
-                on,
-                against,
-                torque,
-            } => {
-                k.v.expr(&torque, Allowed::velocities("forces"));
-                k.ty.expect(&torque, Ty::Vector, "a torque");
-                if on == against {
-                    k.cx.error_help(
-                        against.span(),
-                        format!("a torque between `{on}` and itself has no effect"),
-                        "`between W, V: T` acts with +T on W and -T on V: name two bodies",
-                    );
-                }
-                let a = frame_named(k, out, &Expr::Ident(on));
-                let b = frame_named(k, out, &Expr::Ident(against));
-                if let (Some(a), Some(b)) = (a, b) {
-                    out.loads.push(Load::On {
-                        frame: a,
-                        torque: torque.clone(),
-                        sign: 1.0,
-                    });
-                    out.loads.push(Load::On {
-                        frame: b,
-                        torque,
-                        sign: -1.0,
-                    });
-                }
-            }
-        }
-    }
-    per_coordinate
 }

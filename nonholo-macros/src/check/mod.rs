@@ -2,8 +2,10 @@
 //! user's span; the result is usable (with placeholders) even when errors were found, so
 //! one mistake does not hide the next.
 
+mod contacts;
 mod exprs;
 pub mod kinematics;
+mod loads;
 mod names;
 mod parametrization;
 pub mod types;
@@ -91,7 +93,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         m.rolls,
         m.holonomic,
     );
-    let coordinate_forces = kinematics::forces(&k, &mut kin, m.forces);
+    let coordinate_forces = loads::forces(&k, &mut kin, m.forces);
 
     for d in params.iter().filter_map(|(_, d)| d.as_ref()) {
         v.constant(d);

@@ -1,4 +1,5 @@
 //! Stage 1: the DSL's tokens -> a typed [`ast::Model`] with spans.
 
 pub mod ast;
+pub mod expr;
 pub mod parse;

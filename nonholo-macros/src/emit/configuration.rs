@@ -76,8 +76,9 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
         fn solve_configuration(&self, t: f64, q: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
             let __qm: &mut [f64; #nq] = ::nonholo::__private::as_array_mut(q, "q")?;
             #plets
+            const NEWTON_STEPS: usize = 50;
             let mut __left = f64::INFINITY;
-            for __it in 0..50usize {
+            for _ in 0..NEWTON_STEPS {
                 let __q: [f64; #nq] = *__qm;
                 let mut __f = [0.0f64; #kl];
                 let mut __j = [[0.0f64; #kl]; #kl];
@@ -97,12 +98,11 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
                 if __step <= 1e-15 * __scale {
                     return ::core::result::Result::Ok(());
                 }
-                let _ = __it;
             }
             ::core::result::Result::Err(::nonholo::Error::ConfigurationNotSolved {
                 t,
                 residual: __left,
-                iterations: 50,
+                iterations: NEWTON_STEPS,
                 state: ::nonholo::__private::to_vec(&__qm[..]),
             })
         }

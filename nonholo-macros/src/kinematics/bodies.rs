@@ -14,8 +14,8 @@ pub struct MassBody {
     pub name: String,
     pub frame: Option<usize>,
     pub center: Vector,
-    /// Name of the centre point when it is a declared point (its velocity is cached).
-    pub center_name: Option<String>,
+    /// The centre's velocity relative to the root.
+    pub velocity: Vector,
     pub mass: Id,
     /// Frame of the components and (ixx, iyy, izz, ixy, iyz, izx).
     pub inertia: Option<(usize, [Id; 6])>,
@@ -35,15 +35,11 @@ fn squared(kin: &Kin, g: &mut Graph, v: &Vector, name: &str) -> Id {
 }
 
 /// T of the bodies and particles.
-pub fn kinetic_energy(kin: &mut Kin, g: &mut Graph, clock: &Clock, bodies: &[MassBody]) -> Id {
+pub fn kinetic_energy(kin: &Kin, g: &mut Graph, bodies: &[MassBody]) -> Id {
     let half = g.num(Number::rat(1, 2));
     let mut parts = Vec::new();
     for b in bodies {
-        let v = match &b.center_name {
-            Some(p) => kin.point_velocity(g, p, clock),
-            None => kin.velocity_of(g, &b.center, clock),
-        };
-        let vv = squared(kin, g, &v, &format!("v_{}", b.name));
+        let vv = squared(kin, g, &b.velocity, &format!("v_{}", b.name));
         let mv = g.mul_all(&[half, b.mass, vv]);
         parts.push(mv);
         if let (Some(frame), Some((k, i))) = (b.frame, &b.inertia) {

@@ -15,7 +15,8 @@ pub struct Wheel {
     pub name: String,
     pub frame: usize,
     pub center: Vector,
-    pub center_name: Option<String>,
+    /// The centre's velocity relative to the root.
+    pub velocity: Vector,
     pub axis: Vector,
     pub radius: Id,
     pub contact: Option<Vector>,
@@ -114,13 +115,9 @@ pub fn roll(
         }
         None => rd,
     };
-    let v_c = match &w.center_name {
-        Some(p) => kin.point_velocity(g, p, clock),
-        None => kin.velocity_of(g, &w.center, clock),
-    };
     let omega = kin.omega(w.frame);
     let spin = kin.tree.cross(g, &omega, &rho);
-    let v_m = v_c.add(g, &spin);
+    let v_m = w.velocity.add(g, &spin);
     let mut rows = Vec::new();
     let axes = ["x", "y", "z"];
     match (w.lateral, axis_of(g, kin, &w.up)) {

@@ -2,18 +2,18 @@
 //! shared subexpressions (parameter-only ones as atoms), the DSL's functions by the
 //! engine's one table ([`Function`]).
 
-use crate::check::kinematics::{Kinematics, Load};
+use crate::check::kinematics::Kinematics;
 use crate::check::types::VECTOR_METHODS;
 use crate::check::Checked;
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::{BinOp, Expr};
-use crate::kinematics::bodies::{self, MassBody};
-use crate::kinematics::rolling::{self, Wheel};
 use crate::kinematics::vector::Vector;
 use crate::kinematics::{Clock, Kin};
 use crate::model::{Configuration, Lowered, Names, Parametrization, Sites, Symbols};
 use crate::sym::{Func, Func2, Function, Graph, Id, Node};
 use std::collections::HashMap;
+
+mod three_d;
 
 /// What an expression of the DSL evaluates to.
 #[derive(Clone)]
@@ -305,29 +305,10 @@ impl Lowerer<'_> {
                     _ => Value::Vector(Vector::zero()),
                 }
             }
-            Expr::Call { func, args } if func == "velocity" => {
-                let name = match args.first() {
-                    Some(Expr::Ident(p)) => Some(p.to_string()),
-                    _ => None,
-                };
-                let Some(kin) = self.kin.as_mut() else {
-                    return Value::Vector(Vector::zero());
-                };
-                let v = match name.filter(|n| kin.points.contains_key(n)) {
-                    Some(n) => kin.point_velocity(&mut self.g, &n, &self.clock),
-                    None => {
-                        let r = match args.first() {
-                            Some(a) => self.vector(a),
-                            None => Vector::zero(),
-                        };
-                        match self.kin.as_mut() {
-                            Some(kin) => kin.velocity_of(&mut self.g, &r, &self.clock),
-                            None => Vector::zero(),
-                        }
-                    }
-                };
-                Value::Vector(v)
-            }
+            Expr::Call { func, args } if func == "velocity" => match args.first() {
+                Some(p) => Value::Vector(self.velocity(p)),
+                None => Value::Vector(Vector::zero()),
+            },
             Expr::Call { func, args } if func == "angular_velocity" => {
                 let f = args.first().and_then(|a| self.frame_of(a));
                 match (f, self.kin.as_ref()) {
@@ -408,6 +389,21 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `velocity(P)`: cached for a declared point, else by the transport theorem.
+    fn velocity(&mut self, p: &Expr) -> Vector {
+        if let Expr::Ident(id) = p {
+            let name = id.to_string();
+            if let Some(kin) = self.kin.as_mut().filter(|k| k.points.contains_key(&name)) {
+                return kin.point_velocity(&mut self.g, &name, &self.clock);
+            }
+        }
+        let r = self.vector(p);
+        match self.kin.as_mut() {
+            Some(kin) => kin.velocity_of(&mut self.g, &r, &self.clock),
+            None => Vector::zero(),
+        }
+    }
+
     /// The frame a name stands for (a frame, or a body's frame).
     fn frame_of(&self, e: &Expr) -> Option<usize> {
         let Expr::Ident(id) = e else { return None };
@@ -418,233 +414,6 @@ impl Lowerer<'_> {
                 .get(&key)
                 .map(|b| self.kinematics.bodies[*b].frame)
         })
-    }
-
-    /// The frame tree (sines, cosines, angular velocities) and the points, before any
-    /// expression that may use them is lowered.
-    fn frames_and_points(&mut self) {
-        let k = self.kinematics;
-        let angles: Vec<Id> = k.frames.iter().map(|f| self.expr(&f.angle)).collect();
-        let state: Vec<u32> = self.state_syms.clone();
-        self.kin = Some(Kin::new(&mut self.g, k, &angles, &state, &self.clock));
-        // lets met while lowering angles saw no frames yet
-        self.let_cache.clear();
-        for (name, def) in &k.points {
-            let r = match def {
-                Some(e) => self.vector(e),
-                None => Vector::zero(),
-            };
-            if let Some(kin) = self.kin.as_mut() {
-                kin.points.insert(name.clone(), r);
-            }
-        }
-    }
-
-    /// Bodies, gravity, loads, rolling contacts and configuration constraints to T, V,
-    /// generalized forces and velocity rows.
-    fn three_d(&mut self, cx: &Ctxt) -> ThreeD {
-        let k = self.kinematics;
-        let point_name = |e: &Expr| match e {
-            Expr::Ident(id) if k.points.iter().any(|(p, _)| *id == p) => Some(id.to_string()),
-            _ => None,
-        };
-        let mut masses = Vec::new();
-        for b in &k.bodies {
-            let center = self.vector(&b.center);
-            let mass = self.expr(&b.mass);
-            let inertia = b.inertia.as_ref().map(|(f, span, comps)| {
-                let mut c = [self.g.zero(); 6];
-                for (i, e) in comps.iter().enumerate().take(6) {
-                    c[i] = self.expr(e);
-                }
-                if let Some(kin) = self.kin.as_ref() {
-                    if let Some(why) = bodies::inertia_frame_problem(kin, &mut self.g, b.frame, *f, &c) {
-                        cx.error_help(
-                            *span,
-                            why,
-                            "give the inertia in a frame fixed in the body, or in one that turns relative to it only about an axis of symmetry",
-                        );
-                    }
-                }
-                (*f, c)
-            });
-            masses.push(MassBody {
-                name: b.name.to_string(),
-                frame: Some(b.frame),
-                center,
-                center_name: point_name(&b.center),
-                mass,
-                inertia,
-            });
-        }
-        for (i, p) in k.particles.iter().enumerate() {
-            let center = self.vector(&p.point);
-            let mass = self.expr(&p.mass);
-            masses.push(MassBody {
-                name: format!("particle{i}"),
-                frame: None,
-                center,
-                center_name: point_name(&p.point),
-                mass,
-                inertia: None,
-            });
-        }
-        let gravity = k.gravity.as_ref().map(|e| {
-            let v = self.vector(e);
-            // V = -m g . r is a potential only for a field that does not turn with q
-            if let Some(kin) = self.kin.as_ref() {
-                if !kin.is_fixed(&mut self.g, &v, &self.clock.q) {
-                    cx.error_help(
-                        e.span(),
-                        "gravity turns with the coordinates: it is written in a frame that moves",
-                        "write gravity in the inertial frame, e.g. `gravity = -g * N.z;`",
-                    );
-                }
-            }
-            v
-        });
-        let mut loads = Vec::new();
-        for l in &k.loads {
-            match l {
-                Load::At { point, force } => {
-                    let f = self.vector(force);
-                    if let Value::Vector(v) = self.value(&Expr::Call {
-                        func: syn::Ident::new("velocity", point.span()),
-                        args: vec![point.clone()],
-                    }) {
-                        loads.push((v, f));
-                    }
-                }
-                Load::On {
-                    frame,
-                    torque,
-                    sign,
-                } => {
-                    let t = self.vector(torque);
-                    let t = if *sign < 0.0 { t.neg(&mut self.g) } else { t };
-                    if let Some(kin) = self.kin.as_ref() {
-                        loads.push((kin.omega(*frame), t));
-                    }
-                }
-            }
-        }
-        let mut wheels = Vec::new();
-        for r in &k.rolls {
-            let plane = &k.planes[r.plane.min(k.planes.len().saturating_sub(1))];
-            let body = &k.bodies[r.body.min(k.bodies.len().saturating_sub(1))];
-            let lateral = r.lateral;
-            wheels.push((
-                r,
-                Wheel {
-                    name: body.name.to_string(),
-                    frame: body.frame,
-                    center: self.vector(&r.center),
-                    center_name: point_name(&r.center),
-                    axis: self.vector(&r.axis),
-                    radius: self.expr(&r.radius),
-                    contact: r.contact.as_ref().map(|c| self.vector(c)),
-                    plane_point: self.vector(&plane.point),
-                    up: self.vector(&plane.up),
-                    lateral,
-                    solve: r.solve.map(|(i, _)| self.clock.q[i]),
-                },
-            ));
-        }
-        let holonomic: Vec<(Id, String, proc_macro2::Span, Vec<usize>)> = k
-            .holonomic
-            .iter()
-            .flat_map(|h| {
-                h.equations
-                    .iter()
-                    .map(|(l, r, text)| (l, r, text.clone(), h.span, h.solve.clone()))
-                    .collect::<Vec<_>>()
-            })
-            .map(|(l, r, text, span, solve)| {
-                let l = self.expr(l);
-                let r = self.expr(r);
-                (self.g.sub(l, r), text, span, solve)
-            })
-            .collect();
-
-        let g = &mut self.g;
-        let zero = g.zero();
-        let Some(kin) = self.kin.as_mut() else {
-            return ThreeD {
-                kinetic: zero,
-                potential: zero,
-                forces: vec![zero; self.clock.q.len()],
-                rows: vec![],
-                configuration: Configuration::default(),
-            };
-        };
-        let kinetic = bodies::kinetic_energy(kin, g, &self.clock, &masses);
-        let potential = match &gravity {
-            Some(gv) => bodies::potential_energy(kin, g, gv, &masses),
-            None => zero,
-        };
-        let forces = bodies::generalized_forces(kin, g, &self.clock, &loads);
-        let mut rows = Vec::new();
-        let mut configuration = Configuration::default();
-        for (r, w) in &wheels {
-            match rolling::roll(kin, g, &self.clock, w) {
-                Ok(c) => {
-                    for (row, text) in c.rows {
-                        rows.push((row, text, r.span));
-                    }
-                    if let (Some(h), Some((i, _))) = (c.height, r.solve) {
-                        configuration.residuals.push(h);
-                        configuration
-                            .texts
-                            .push(format!("contact height of {} == 0", w.name));
-                        configuration.solve.push(i);
-                    }
-                }
-                Err((site, why)) => {
-                    let plane = k.planes.get(r.plane);
-                    let span = match site {
-                        rolling::Site::Up => plane.map(|p| p.up.span()),
-                        rolling::Site::Contact => r.contact.as_ref().map(Expr::span),
-                        rolling::Site::Solve => r.solve.map(|(_, s)| s),
-                        rolling::Site::Rolls => None,
-                    };
-                    let help = match site {
-                        rolling::Site::Rolls => "add `solve: q` with the coordinate the height determines (a pitch, a height), or build the center from a contact point on the plane",
-                        rolling::Site::Solve => "`solve` is for a contact that reaches the plane only when a coordinate takes the right value",
-                        rolling::Site::Contact => "the contact is the rim point nearest the plane; leave `contact` out to let the macro place it",
-                        rolling::Site::Up => "write the plane's `up` as a unit vector fixed in the inertial frame, e.g. `N.z`",
-                    };
-                    cx.error_help(span.unwrap_or(r.span), why, help);
-                }
-            }
-        }
-        for (f, text, span, solve) in holonomic {
-            let row = self.clock.derivative(g, f);
-            rows.push((row, format!("d/dt ({text})"), span));
-            configuration.residuals.push(f);
-            configuration.texts.push(text);
-            for i in solve {
-                if !configuration.solve.contains(&i) {
-                    configuration.solve.push(i);
-                }
-            }
-        }
-        if configuration.solve.len() == configuration.residuals.len() {
-            for f in &configuration.residuals {
-                for qi in &configuration.solve {
-                    let d = g.diff(*f, self.clock.q[*qi]);
-                    configuration.jacobian.push(d);
-                }
-            }
-        } else {
-            configuration = Configuration::default();
-        }
-        ThreeD {
-            kinetic,
-            potential,
-            forces,
-            rows,
-            configuration,
-        }
     }
 
     /// A sum of parameters only (a combined length such as `kappa1 + kappa2`) as an atom:

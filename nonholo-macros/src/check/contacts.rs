@@ -1,0 +1,134 @@
+//! The constraint items of the 3D layer: `rolls W on G { .. }` (entries, the wheel body,
+//! the plane, `solve`, `lateral`) and `holonomic(q..) { f == g; }` (solved coordinates,
+//! equation count, no velocities).
+
+use super::exprs::Allowed;
+use super::kinematics::{scalar, typed, Entries, Holonomic, Input, Kinematics, Rolling};
+use super::types::Ty;
+use crate::dsl::ast::{self, Expr};
+
+pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
+    let what = format!("rolls {} on {}", r.wheel, r.plane);
+    let keys = ["center", "axis", "radius", "contact", "solve", "lateral"];
+    let mut e = Entries::new(k, &what, r.kw.span(), r.entries, &keys);
+    let center = e.required(k, &what, "center");
+    let axis = e.required(k, &what, "axis");
+    let radius = e.required(k, &what, "radius");
+    let contact = e.optional("contact");
+    let solve = e.optional("solve");
+    let height_row = solve.is_some();
+    let lateral = e.optional("lateral");
+    typed(k, &center, Ty::Point, "a wheel's center");
+    typed(k, &axis, Ty::Vector, "a wheel's axis");
+    scalar(k, &radius, "a wheel's radius");
+    if let Some(c) = &contact {
+        typed(k, c, Ty::Point, "a wheel's contact point");
+    }
+    let body = match out.body_of.get(&r.wheel.to_string()) {
+        Some(b) => *b,
+        None => {
+            k.cx.error_help(
+                r.wheel.span(),
+                format!("`{}` is not a body", r.wheel),
+                "a wheel is declared with `body W { .. }`",
+            );
+            0
+        }
+    };
+    let plane = match out.plane_of.get(&r.plane.to_string()) {
+        Some(p) => *p,
+        None => {
+            k.cx.error_help(
+                r.plane.span(),
+                format!("`{}` is not a plane", r.plane),
+                "declare it with `plane G { point: O, up: N.z }`",
+            );
+            0
+        }
+    };
+    let solve = solve.and_then(|s| match &s {
+        Expr::Ident(id) => match k.coords.iter().position(|q| q == id) {
+            Some(i) => Some((i, id.span())),
+            None => {
+                k.cx.error_help(
+                    id.span(),
+                    format!("`solve: {id}`: `{id}` is not a coordinate"),
+                    "name the coordinate the contact height determines",
+                );
+                None
+            }
+        },
+        other => {
+            k.cx.error_help(
+                other.span(),
+                "`solve` names a coordinate",
+                "write `solve: pitch`",
+            );
+            None
+        }
+    });
+    let lateral = match lateral {
+        None => true,
+        Some(Expr::Lit { value, .. }) if value.is_zero() || value.is_one() => !value.is_zero(),
+        Some(other) => {
+            k.cx.error_help(
+                other.span(),
+                "`lateral` is `true` or `false`",
+                "write `lateral: false` for the second wheel on an axle",
+            );
+            true
+        }
+    };
+    out.rolls.push(Rolling {
+        span: r.kw.span(),
+        body,
+        plane,
+        center,
+        axis,
+        radius,
+        contact,
+        solve,
+        height_row,
+        lateral,
+    });
+}
+
+pub(super) fn configuration(k: &Input, h: ast::Holonomic, out: &mut Kinematics) {
+    let mut solve = Vec::new();
+    for q in &h.solve {
+        match k.coords.iter().position(|c| c == q) {
+            Some(i) if solve.contains(&i) => k.cx.error(q.span(), format!("`{q}` is listed twice")),
+            Some(i) => solve.push(i),
+            None => k.cx.error_help(
+                q.span(),
+                format!("`{q}` is not a coordinate"),
+                "`holonomic(..)` names the coordinates its equations are solved for",
+            ),
+        }
+    }
+    if h.equations.len() != h.solve.len() {
+        k.cx.error_help(
+            h.kw.span(),
+            format!(
+                "{} equation(s) solved for {} coordinate(s)",
+                h.equations.len(),
+                h.solve.len()
+            ),
+            "name one coordinate per equation in `holonomic(..)`",
+        );
+    }
+    let mut equations = Vec::new();
+    for c in h.equations {
+        let text = c.text();
+        for side in [&c.lhs, &c.rhs] {
+            k.v.expr(side, Allowed::positions("a `holonomic` equation"));
+            k.ty.expect(side, Ty::Scalar, "a `holonomic` equation");
+        }
+        equations.push((c.lhs, c.rhs, text));
+    }
+    out.holonomic.push(Holonomic {
+        span: h.kw.span(),
+        solve,
+        equations,
+    });
+}

@@ -1,0 +1,235 @@
+//! The 3D items in the engine: the frame tree and points first (expressions anywhere
+//! may use them), then bodies, gravity, loads, rolling contacts and configuration
+//! constraints to T, V, generalized forces and velocity rows (`crate::kinematics`).
+
+use super::{Lowerer, ThreeD};
+use crate::check::kinematics::Load;
+use crate::ctxt::Ctxt;
+use crate::dsl::ast::Expr;
+use crate::kinematics::bodies::{self, MassBody};
+use crate::kinematics::rolling::{self, Wheel};
+use crate::kinematics::vector::Vector;
+use crate::kinematics::Kin;
+use crate::model::Configuration;
+use crate::sym::Id;
+
+impl Lowerer<'_> {
+    /// The frame tree (sines, cosines, angular velocities) and the points, before any
+    /// expression that may use them is lowered.
+    pub(super) fn frames_and_points(&mut self) {
+        let k = self.kinematics;
+        let angles: Vec<Id> = k.frames.iter().map(|f| self.expr(&f.angle)).collect();
+        let state: Vec<u32> = self.state_syms.clone();
+        self.kin = Some(Kin::new(&mut self.g, k, &angles, &state, &self.clock));
+        // lets met while lowering angles saw no frames yet
+        self.let_cache.clear();
+        for (name, def) in &k.points {
+            let r = match def {
+                Some(e) => self.vector(e),
+                None => Vector::zero(),
+            };
+            if let Some(kin) = self.kin.as_mut() {
+                kin.points.insert(name.clone(), r);
+            }
+        }
+    }
+
+    /// Bodies, gravity, loads, rolling contacts and configuration constraints to T, V,
+    /// generalized forces and velocity rows.
+    pub(super) fn three_d(&mut self, cx: &Ctxt) -> ThreeD {
+        let k = self.kinematics;
+        let mut masses = Vec::new();
+        for b in &k.bodies {
+            let center = self.vector(&b.center);
+            let mass = self.expr(&b.mass);
+            let inertia = b.inertia.as_ref().map(|(f, span, comps)| {
+                let mut c = [self.g.zero(); 6];
+                for (i, e) in comps.iter().enumerate().take(6) {
+                    c[i] = self.expr(e);
+                }
+                if let Some(kin) = self.kin.as_ref() {
+                    if let Some(why) = bodies::inertia_frame_problem(kin, &mut self.g, b.frame, *f, &c) {
+                        cx.error_help(
+                            *span,
+                            why,
+                            "give the inertia in a frame fixed in the body, or in one that turns relative to it only about an axis of symmetry",
+                        );
+                    }
+                }
+                (*f, c)
+            });
+            masses.push(MassBody {
+                name: b.name.to_string(),
+                frame: Some(b.frame),
+                center,
+                velocity: self.velocity(&b.center),
+                mass,
+                inertia,
+            });
+        }
+        for (i, p) in k.particles.iter().enumerate() {
+            let center = self.vector(&p.point);
+            let mass = self.expr(&p.mass);
+            masses.push(MassBody {
+                name: format!("particle{i}"),
+                frame: None,
+                center,
+                velocity: self.velocity(&p.point),
+                mass,
+                inertia: None,
+            });
+        }
+        let gravity = k.gravity.as_ref().map(|e| {
+            let v = self.vector(e);
+            // V = -m g . r is a potential only for a field that does not turn with q
+            if let Some(kin) = self.kin.as_ref() {
+                if !kin.is_fixed(&mut self.g, &v, &self.clock.q) {
+                    cx.error_help(
+                        e.span(),
+                        "gravity turns with the coordinates: it is written in a frame that moves",
+                        "write gravity in the inertial frame, e.g. `gravity = -g * N.z;`",
+                    );
+                }
+            }
+            v
+        });
+        let mut loads = Vec::new();
+        for l in &k.loads {
+            match l {
+                Load::At { point, force } => {
+                    let f = self.vector(force);
+                    let v = self.velocity(point);
+                    loads.push((v, f));
+                }
+                Load::On {
+                    frame,
+                    torque,
+                    sign,
+                } => {
+                    let t = self.vector(torque);
+                    let t = if *sign < 0.0 { t.neg(&mut self.g) } else { t };
+                    if let Some(kin) = self.kin.as_ref() {
+                        loads.push((kin.omega(*frame), t));
+                    }
+                }
+            }
+        }
+        let mut wheels = Vec::new();
+        for r in &k.rolls {
+            let plane = &k.planes[r.plane.min(k.planes.len().saturating_sub(1))];
+            let body = &k.bodies[r.body.min(k.bodies.len().saturating_sub(1))];
+            let lateral = r.lateral;
+            wheels.push((
+                r,
+                Wheel {
+                    name: body.name.to_string(),
+                    frame: body.frame,
+                    center: self.vector(&r.center),
+                    velocity: self.velocity(&r.center),
+                    axis: self.vector(&r.axis),
+                    radius: self.expr(&r.radius),
+                    contact: r.contact.as_ref().map(|c| self.vector(c)),
+                    plane_point: self.vector(&plane.point),
+                    up: self.vector(&plane.up),
+                    lateral,
+                    solve: r.solve.map(|(i, _)| self.clock.q[i]),
+                },
+            ));
+        }
+        let holonomic: Vec<(Id, String, proc_macro2::Span, Vec<usize>)> = k
+            .holonomic
+            .iter()
+            .flat_map(|h| {
+                h.equations
+                    .iter()
+                    .map(|(l, r, text)| (l, r, text.clone(), h.span, h.solve.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .map(|(l, r, text, span, solve)| {
+                let l = self.expr(l);
+                let r = self.expr(r);
+                (self.g.sub(l, r), text, span, solve)
+            })
+            .collect();
+
+        let g = &mut self.g;
+        let zero = g.zero();
+        let Some(kin) = self.kin.as_mut() else {
+            return ThreeD {
+                kinetic: zero,
+                potential: zero,
+                forces: vec![zero; self.clock.q.len()],
+                rows: vec![],
+                configuration: Configuration::default(),
+            };
+        };
+        let kinetic = bodies::kinetic_energy(kin, g, &masses);
+        let potential = match &gravity {
+            Some(gv) => bodies::potential_energy(kin, g, gv, &masses),
+            None => zero,
+        };
+        let forces = bodies::generalized_forces(kin, g, &self.clock, &loads);
+        let mut rows = Vec::new();
+        let mut configuration = Configuration::default();
+        for (r, w) in &wheels {
+            match rolling::roll(kin, g, &self.clock, w) {
+                Ok(c) => {
+                    for (row, text) in c.rows {
+                        rows.push((row, text, r.span));
+                    }
+                    if let (Some(h), Some((i, _))) = (c.height, r.solve) {
+                        configuration.residuals.push(h);
+                        configuration
+                            .texts
+                            .push(format!("contact height of {} == 0", w.name));
+                        configuration.solve.push(i);
+                    }
+                }
+                Err((site, why)) => {
+                    let plane = k.planes.get(r.plane);
+                    let span = match site {
+                        rolling::Site::Up => plane.map(|p| p.up.span()),
+                        rolling::Site::Contact => r.contact.as_ref().map(Expr::span),
+                        rolling::Site::Solve => r.solve.map(|(_, s)| s),
+                        rolling::Site::Rolls => None,
+                    };
+                    let help = match site {
+                        rolling::Site::Rolls => "add `solve: q` with the coordinate the height determines (a pitch, a height), or build the center from a contact point on the plane",
+                        rolling::Site::Solve => "`solve` is for a contact that reaches the plane only when a coordinate takes the right value",
+                        rolling::Site::Contact => "the contact is the rim point nearest the plane; leave `contact` out to let the macro place it",
+                        rolling::Site::Up => "write the plane's `up` as a unit vector fixed in the inertial frame, e.g. `N.z`",
+                    };
+                    cx.error_help(span.unwrap_or(r.span), why, help);
+                }
+            }
+        }
+        for (f, text, span, solve) in holonomic {
+            let row = self.clock.derivative(g, f);
+            rows.push((row, format!("d/dt ({text})"), span));
+            configuration.residuals.push(f);
+            configuration.texts.push(text);
+            for i in solve {
+                if !configuration.solve.contains(&i) {
+                    configuration.solve.push(i);
+                }
+            }
+        }
+        if configuration.solve.len() == configuration.residuals.len() {
+            for f in &configuration.residuals {
+                for qi in &configuration.solve {
+                    let d = g.diff(*f, self.clock.q[*qi]);
+                    configuration.jacobian.push(d);
+                }
+            }
+        } else {
+            configuration = Configuration::default();
+        }
+        ThreeD {
+            kinetic,
+            potential,
+            forces,
+            rows,
+            configuration,
+        }
+    }
+}
