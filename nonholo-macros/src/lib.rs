@@ -35,3 +35,5 @@ mod scale_tests;
 mod test_models;
 #[cfg(test)]
 mod test_rng;
+#[cfg(test)]
+mod whipple_tests;

@@ -59,6 +59,7 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
     let a = Mat::from_rows(&lt.mass_matrix_a, psi.len());
     // G = psi_z^T (A psi_z) (Benenti 6.2), forcing = psi_z^T w.
     let a_psi_z = Mat::mul(g, &a, &psi_z);
+    let a_psi_z = a_psi_z.map(g, |g, e| g.define_if_large("A_psi_z", e, INLINE));
     let mass_matrix_g = symmetric_product(g, &psi_z, &a_psi_z);
     let forcing = Mat::tmul(g, &psi_z, &Mat::col(&w)).e;
     let mass_matrix_g = super::hidden_zeros(g, &mass_matrix_g, true);

@@ -212,7 +212,13 @@ impl Graph {
             Node::Num(_) => e,
             Node::Sym(s) => match (map.get(&s), self.definition(s)) {
                 (Some(v), _) => *v,
-                (None, Some(def)) => self.subst_rec(def, map, keys, memo),
+                (None, Some(def)) => {
+                    // the substituted definition is an atom again: substituting into a
+                    // chain of atoms keeps the chain instead of inlining (and expanding) it
+                    let r = self.subst_rec(def, map, keys, memo);
+                    let name = format!("{}'", self.symbol_name(s));
+                    self.define_if_large(&name, r, 8)
+                }
                 (None, None) => e,
             },
             Node::Add(c, ts) => {

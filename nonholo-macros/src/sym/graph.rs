@@ -113,6 +113,10 @@ impl Graph {
         &self.nodes[id.0 as usize]
     }
 
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.nodes.len()

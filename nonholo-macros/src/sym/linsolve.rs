@@ -39,9 +39,16 @@ pub fn solve_named(g: &mut Graph, m: &[Vec<Id>], b: &[Id], names: &[String]) -> 
     let mut x: Vec<Option<Id>> = vec![None; n];
     for block in diagonal_blocks(&nonzero, &row_of) {
         let rows: Vec<usize> = block.iter().map(|c| row_of[*c]).collect();
+        // Large entries become atoms: the block's elimination and determinant then
+        // multiply atoms instead of expanding products of long sums.
         let a: Vec<Vec<Id>> = rows
             .iter()
-            .map(|r| block.iter().map(|c| m[*r][*c]).collect())
+            .map(|r| {
+                block
+                    .iter()
+                    .map(|c| g.define_if_large("m", m[*r][*c], INLINE))
+                    .collect()
+            })
             .collect();
         let rhs: Vec<Id> = rows
             .iter()
@@ -53,7 +60,8 @@ pub fn solve_named(g: &mut Graph, m: &[Vec<Id>], b: &[Id], names: &[String]) -> 
                         parts.push(g.neg(t));
                     }
                 }
-                g.add_all(&parts)
+                let e = g.add_all(&parts);
+                g.define_if_large("b", e, INLINE)
             })
             .collect();
         let xb = solve_block(g, &a, &rhs)?;
