@@ -40,6 +40,7 @@ pub mod prelude {
     pub use crate::nonholonomic;
     #[cfg(feature = "parallel")]
     pub use nonholo_runtime::simulate_ensemble;
+    pub use nonholo_runtime::{linearize, Linearize};
     #[cfg(feature = "diffsol")]
     pub use nonholo_runtime::{simulate, Method, Options};
     pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};

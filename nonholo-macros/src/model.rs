@@ -185,6 +185,6 @@ pub struct Configuration {
     pub texts: Vec<String>,
     /// Coordinate indices, one per residual.
     pub solve: Vec<usize>,
-    /// `d f_i / d q_solve_j`, row-major.
+    /// `d f_i / d q_j` for every coordinate, row-major (residuals x coordinates).
     pub jacobian: Vec<Id>,
 }

@@ -97,6 +97,58 @@ pub enum Error {
     /// Options or arguments that cannot be honoured.
     #[error("invalid options: {0}")]
     InvalidOptions(String),
+    /// A name that is not among the model's states or parameters.
+    #[error("`{name}` is not one of the model's {what}: {known:?}")]
+    UnknownName {
+        /// What kind of name was expected ("states", "parameters").
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// The names that exist.
+        known: Vec<&'static str>,
+    },
+    /// Linearization dropped a state that the kept ones depend on: the reduced matrix
+    /// would be wrong. Keep it, or linearize where it does not couple.
+    #[error("dropped state `{state}` couples into the kept states (|d f / d {state}| = {coupling:e}) at t = {t} (state {point:?})")]
+    DroppedStateCouples {
+        /// The dropped state.
+        state: &'static str,
+        /// Its largest entry in the kept (and dependent) rows of the Jacobian.
+        coupling: f64,
+        /// Time.
+        t: f64,
+        /// The operating point.
+        point: Vec<f64>,
+    },
+    /// The configuration constraints' Jacobian in their dependent coordinates
+    /// (`CONFIGURATION_COORDINATES`) is singular at the operating point, or a kept
+    /// coordinate is one of them.
+    #[error("configuration constraints cannot be solved for {coordinates:?} at t = {t} (state {point:?}): {why}")]
+    DependentCoordinates {
+        /// The dependent coordinates.
+        coordinates: Vec<&'static str>,
+        /// What is wrong.
+        why: &'static str,
+        /// Time.
+        t: f64,
+        /// The operating point.
+        point: Vec<f64>,
+    },
+    /// An iterative eigenvalue computation did not converge within its iteration cap.
+    #[error("eigenvalues of a {n}x{n} matrix did not converge in {iterations} iterations")]
+    EigenvaluesNotConverged {
+        /// Matrix size.
+        n: usize,
+        /// The cap.
+        iterations: usize,
+    },
+    /// The model does not provide this item (e.g. `rhs_param_jvp` of a hand-written
+    /// model or of a `multipliers` model).
+    #[error("{what} is not available for this model")]
+    NotAvailable {
+        /// The missing item.
+        what: &'static str,
+    },
     /// A time outside the span a trajectory covers (NaN bounds for an empty trajectory).
     #[error("t = {t} is outside the trajectory's time span [{start}, {end}]")]
     OutsideTimeSpan {

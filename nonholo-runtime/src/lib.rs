@@ -48,6 +48,7 @@ pub mod __private {
 pub mod ensemble;
 pub mod error;
 pub mod linalg;
+pub mod linearize;
 pub mod model;
 #[cfg(feature = "plot")]
 pub mod plot;
@@ -61,6 +62,7 @@ pub mod trajectory;
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
+pub use linearize::{eigenvalues, linearize, Linearization, Linearize};
 pub use model::{check_velocities, Formulation, Model};
 pub use rk4::{integrate_rk4, rk4_step};
 #[cfg(feature = "diffsol")]

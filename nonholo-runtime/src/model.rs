@@ -175,12 +175,47 @@ pub trait Model {
         Ok(())
     }
 
+    /// The Jacobian `d f_k / d q_j` of the configuration constraints, row-major
+    /// (`CONFIGURATION_CONSTRAINTS.len()` rows of `NQ`), exact (symbolic) in generated
+    /// models; what [`linearize`](crate::linearize()) eliminates dependent coordinates with.
+    fn configuration_jacobian(&self, t: f64, q: &[f64], jacobian: &mut [f64]) -> Result<(), Error> {
+        let _ = (t, q);
+        if !jacobian.is_empty() || !Self::CONFIGURATION_CONSTRAINTS.is_empty() {
+            return Err(Error::Dimension {
+                what: "configuration jacobian",
+                expected: 0,
+                found: jacobian.len(),
+            });
+        }
+        Ok(())
+    }
+
     /// Make `q` consistent with the configuration constraints by Newton's method on the
     /// [`Model::CONFIGURATION_COORDINATES`] (exact Jacobian), the other coordinates held;
     /// fails with [`Error::ConfigurationNotSolved`]. A no-op without such constraints.
     fn solve_configuration(&self, t: f64, q: &mut [f64]) -> Result<(), Error> {
         let _ = (t, q);
         Ok(())
+    }
+
+    /// The derivative of the right-hand side along a direction `dp` in parameter space
+    /// (one entry per [`Model::PARAMETERS`] name), `out = (d rhs / d p) dp`, the state
+    /// held: the input matrix of a linearization, or parameter sensitivities.
+    ///
+    /// Generated first-method models override this with the exact product (symbolic
+    /// forward mode, as [`Model::rhs_jvp`]); the default returns
+    /// [`Error::NotAvailable`].
+    fn rhs_param_jvp(
+        &self,
+        t: f64,
+        state: &[f64],
+        dp: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        let _ = (t, state, dp, out);
+        Err(Error::NotAvailable {
+            what: "rhs_param_jvp",
+        })
     }
 
     /// The Jacobian-vector product `out = (d rhs / d state) v` at `(t, state)`, for implicit

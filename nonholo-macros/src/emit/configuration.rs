@@ -41,9 +41,19 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
         let i = lit_usize(i);
         quote! { __r[#i] = #e; }
     });
+    let n = low.syms.q.len();
+    // the whole Jacobian d f_i / d q_j, for linearization
+    let (j_lets, j_out) = block(g, &c.jacobian, &b, "p");
+    let j_assign = j_out.iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __jac[#i] = #e; }
+    });
+    let kn = lit_usize(k * n);
     // residual and Jacobian d f_i / d q_solve_j in one block
     let mut graph_outputs = c.residuals.clone();
-    graph_outputs.extend(&c.jacobian);
+    for i in 0..k {
+        graph_outputs.extend(c.solve.iter().map(|j| c.jacobian[i * n + j]));
+    }
     let (n_lets, n_out) = block(g, &graph_outputs, &b, "n");
     let n_r = n_out[..k].iter().enumerate().map(|(i, e)| {
         let i = lit_usize(i);
@@ -70,6 +80,15 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
             #plets
             #r_lets
             #(#r_assign)*
+            ::core::result::Result::Ok(())
+        }
+
+        fn configuration_jacobian(&self, t: f64, q: &[f64], jacobian: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __q: &[f64; #nq] = ::nonholo::__private::as_array(q, "q")?;
+            let __jac: &mut [f64; #kn] = ::nonholo::__private::as_array_mut(jacobian, "jacobian")?;
+            #plets
+            #j_lets
+            #(#j_assign)*
             ::core::result::Result::Ok(())
         }
 

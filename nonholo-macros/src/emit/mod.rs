@@ -31,6 +31,9 @@ pub struct Hooks {
     pub rhs: TokenStream,
     /// `rhs_jvp`: fills `__o` from `__s` and the direction `__v`.
     pub rhs_jvp: TokenStream,
+    /// `rhs_param_jvp`: fills `__o` from `__s` and the parameter direction `__dp`
+    /// (`None`: the trait's default, "not available").
+    pub rhs_param_jvp: Option<TokenStream>,
     /// `qdot`: fills `__qd_out` from `__q`, `__z`.
     pub qdot: TokenStream,
     /// `state_from_qdot`: fills the speeds of `__out` (q is already copied) from `__q`, `__qd`.
@@ -119,6 +122,22 @@ pub fn model_impl(
         &h.constraint_residual,
         &h.inherent,
     );
+    let np_l = lit_usize(m.params.len());
+    let param_jvp = h.rhs_param_jvp.as_ref().map(|body| {
+        quote! {
+            fn rhs_param_jvp(&self, t: f64, state: &[f64], dp: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __dp: &[f64; #np_l] = ::nonholo::__private::as_array(dp, "dp")?;
+                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
+                #plets
+                #body
+                if !__o.iter().all(|__x| __x.is_finite()) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_param_jvp", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+        }
+    });
     quote! {
         #inherent
 
@@ -164,6 +183,8 @@ pub fn model_impl(
                 }
                 ::core::result::Result::Ok(())
             }
+
+            #param_jvp
 
             fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
                 let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
@@ -231,6 +252,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         equations: String::new(),
         rhs: unreachable.clone(),
         rhs_jvp: unreachable.clone(),
+        rhs_param_jvp: None,
         qdot: unreachable.clone(),
         speeds_from_qdot: unreachable.clone(),
         energy: unreachable.clone(),

@@ -156,6 +156,7 @@ pub fn hooks(
         equations,
         rhs,
         rhs_jvp,
+        rhs_param_jvp: None,
         qdot: quote! { *__qd_out = *__z; },
         speeds_from_qdot: quote! { __out[#nq_l..].copy_from_slice(__qd); },
         energy,

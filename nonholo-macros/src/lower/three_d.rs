@@ -216,8 +216,8 @@ impl Lowerer<'_> {
         }
         if configuration.solve.len() == configuration.residuals.len() {
             for f in &configuration.residuals {
-                for qi in &configuration.solve {
-                    let d = g.diff(*f, self.clock.q[*qi]);
+                for q in &self.clock.q {
+                    let d = g.diff(*f, *q);
                     configuration.jacobian.push(d);
                 }
             }

@@ -27,6 +27,8 @@ pub struct FirstMethod {
     /// each with one entry per speed; empty when the formulation has no such split.
     pub terms: Vec<(String, Vec<Id>)>,
     pub jvp: Jvp,
+    /// The same pieces differentiated along the parameters (`rhs_param_jvp`).
+    pub param_jvp: Jvp,
     pub power: PowerTerms,
 }
 
@@ -64,6 +66,8 @@ pub fn complete(
     text.entry("energy", energy);
     let mass_matrix_a = Mat::from_rows(&lt.mass_matrix_a, lt.mass_matrix_a.len());
     let jvp = jacobian::first_method(g, &low.syms, &d.qdot, &d.mass_matrix_g, &d.forcing);
+    let param_jvp =
+        jacobian::first_method_params(g, &low.syms, &d.qdot, &d.mass_matrix_g, &d.forcing);
     let power = jacobian::power_terms(low, lt, &d.qdot);
     Equations {
         formulation,
@@ -80,6 +84,7 @@ pub fn complete(
             speeds_from_qdot: d.speeds_from_qdot,
             terms: d.terms,
             jvp,
+            param_jvp,
             power,
         }),
     }

@@ -18,8 +18,12 @@ pub struct Jvp {
 }
 
 fn directions(g: &mut Graph, state: &[u32]) -> (Vec<u32>, HashMap<u32, Id>) {
+    directions_named(g, state, "v")
+}
+
+fn directions_named(g: &mut Graph, state: &[u32], prefix: &str) -> (Vec<u32>, HashMap<u32, Id>) {
     let dirs: Vec<u32> = (0..state.len())
-        .map(|k| g.new_symbol(&format!("v[{k}]")))
+        .map(|k| g.new_symbol(&format!("{prefix}[{k}]")))
         .collect();
     let map = state
         .iter()
@@ -39,6 +43,31 @@ pub fn first_method(
 ) -> Jvp {
     let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
     let (dirs, map) = directions(g, &state);
+    along(g, dirs, &map, qdot, mass_matrix_g, forcing)
+}
+
+/// JVP pieces along the parameters (state `[q, z]` held): d psi, dG, d forcing in a
+/// direction `dp` of parameter space, for the input matrix of a linearization.
+pub fn first_method_params(
+    g: &mut Graph,
+    syms: &Symbols,
+    qdot: &[Id],
+    mass_matrix_g: &Mat,
+    forcing: &[Id],
+) -> Jvp {
+    let (dirs, map) = directions_named(g, &syms.params, "dp");
+    along(g, dirs, &map, qdot, mass_matrix_g, forcing)
+}
+
+fn along(
+    g: &mut Graph,
+    dirs: Vec<u32>,
+    map: &HashMap<u32, Id>,
+    qdot: &[Id],
+    mass_matrix_g: &Mat,
+    forcing: &[Id],
+) -> Jvp {
+    let map = map.clone();
     let mut memo = HashMap::new();
     let dqdot = qdot
         .iter()

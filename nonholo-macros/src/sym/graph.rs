@@ -113,6 +113,7 @@ impl Graph {
         &self.nodes[id.0 as usize]
     }
 
+    #[cfg(test)]
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }

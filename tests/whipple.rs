@@ -1,0 +1,312 @@
+//! The Whipple bicycle (`models::WhippleBicycle`, written with frames, bodies and rolling
+//! contacts) linearized upright against the benchmark of Meijaard et al. 2007: the
+//! matrices M, C1, K0, K2 recovered from the exact `a` and `b` at several speeds, the
+//! eigenvalues of Table 2, and the weave and capsize speeds.
+
+// Table 2 is kept digit for digit as printed.
+#![allow(clippy::excessive_precision)]
+
+use nonholo::models::WhippleBicycle;
+use nonholo::prelude::*;
+use nonholo::Linearization;
+
+/// The benchmark matrices as printed (14 decimals), from `tests/data/meijaard2007.json`.
+struct Benchmark {
+    m: [[f64; 2]; 2],
+    c1: [[f64; 2]; 2],
+    k0: [[f64; 2]; 2],
+    k2: [[f64; 2]; 2],
+}
+
+fn matrix(json: &str, key: &str) -> [[f64; 2]; 2] {
+    let start = json.find(&format!("\"{key}\": [")).expect(key) + key.len() + 4;
+    let end = start + json[start..].find("]\n").unwrap() + 1;
+    let nums: Vec<f64> = json[start..end]
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(nums.len(), 4, "{key}");
+    [[nums[0], nums[1]], [nums[2], nums[3]]]
+}
+
+fn benchmark() -> Benchmark {
+    let json = include_str!("data/meijaard2007.json");
+    Benchmark {
+        m: matrix(json, "M"),
+        c1: matrix(json, "C1"),
+        k0: matrix(json, "K0"),
+        k2: matrix(json, "K2"),
+    }
+}
+
+/// Upright straight running at forward speed `v`: the configuration solved for pitch.
+fn upright(bike: &WhippleBicycle, v: f64) -> [f64; WhippleBicycle::DIM] {
+    let mut state = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
+        .unwrap();
+    let rear = WhippleBicycle::NQ + 1; // speeds: dot(roll), dot(th_r), dot(steer)
+    state[rear] = -v / bike.r_r;
+    state
+}
+
+fn linearized(bike: &WhippleBicycle, v: f64) -> Linearization {
+    let spec = Linearize::new()
+        .keep(&["roll", "steer", "dot(roll)", "dot(steer)"])
+        .inputs(&["t_roll", "t_steer"]);
+    linearize(bike, 0.0, &upright(bike, v), &spec).unwrap()
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * (1.0 + b.abs())
+}
+
+#[test]
+fn speeds_and_operating_point() {
+    assert_eq!(
+        WhippleBicycle::SPEEDS,
+        ["dot(roll)", "dot(th_r)", "dot(steer)"]
+    );
+    let bike = WhippleBicycle::default();
+    let s = upright(&bike, 5.0);
+    // Meijaard's reference configuration is pitch 0
+    assert!(s[4].abs() < 1e-15, "pitch {}", s[4]);
+    let lin = linearized(&bike, 5.0);
+    assert!(lin.max_residual() < 1e-12, "{:?}", lin.residual);
+    assert!(lin.drift < 1e-12 && lin.coupling < 1e-12);
+}
+
+#[test]
+fn benchmark_matrices() {
+    let bike = WhippleBicycle::default();
+    let bm = benchmark();
+    let g = bike.g;
+    let (m0, _, k_at0) = linearized(&bike, 0.0).second_order().unwrap();
+    for v in [1.0, 2.5, 4.0, 6.0, 8.0] {
+        let (m, c, k) = linearized(&bike, v).second_order().unwrap();
+        for i in 0..2 {
+            for j in 0..2 {
+                assert!(
+                    close(m[(i, j)], bm.m[i][j], 1e-12),
+                    "M[{i}{j}] {} {}",
+                    m[(i, j)],
+                    bm.m[i][j]
+                );
+                assert!(close(m[(i, j)], m0[(i, j)], 1e-13));
+                let c1 = c[(i, j)] / v;
+                assert!(
+                    close(c1, bm.c1[i][j], 1e-12),
+                    "C1[{i}{j}] at {v}: {c1} {}",
+                    bm.c1[i][j]
+                );
+                let k0 = k_at0[(i, j)] / g;
+                assert!(
+                    close(k0, bm.k0[i][j], 1e-12),
+                    "K0[{i}{j}] {k0} {}",
+                    bm.k0[i][j]
+                );
+                let k2 = (k[(i, j)] - k_at0[(i, j)]) / (v * v);
+                assert!(
+                    close(k2, bm.k2[i][j], 1e-12),
+                    "K2[{i}{j}] at {v}: {k2} {}",
+                    bm.k2[i][j]
+                );
+            }
+        }
+    }
+}
+
+/// Table 2 of Meijaard 2007 (transcribed in `../shared/design/linearization.md` §5):
+/// speed, then the eigenvalues as (re, im) pairs, for v = 1..10 (capsize, weave pair, castor).
+const TABLE_2: [(f64, [(f64, f64); 4]); 10] = [
+    (
+        1.0,
+        [
+            (-3.13423125066578, 0.0),
+            (3.52696170990070, 0.80774027519930),
+            (3.52696170990070, -0.80774027519930),
+            (-7.11008014637442, 0.0),
+        ],
+    ),
+    (
+        2.0,
+        [
+            (-3.07158645641514, 0.0),
+            (2.68234517512745, 1.68066296590675),
+            (2.68234517512745, -1.68066296590675),
+            (-8.67387984831735, 0.0),
+        ],
+    ),
+    (
+        3.0,
+        [
+            (-2.63366137253667, 0.0),
+            (1.70675605663975, 2.31582447384325),
+            (1.70675605663975, -2.31582447384325),
+            (-10.35101467245920, 0.0),
+        ],
+    ),
+    (
+        4.0,
+        [
+            (-1.42944427361326, 0.0),
+            (0.41325331521125, 3.07910818603206),
+            (0.41325331521125, -3.07910818603206),
+            (-12.15861426576450, 0.0),
+        ],
+    ),
+    (
+        5.0,
+        [
+            (-0.32286642900409, 0.0),
+            (-0.77534188219585, 4.46486771378823),
+            (-0.77534188219585, -4.46486771378823),
+            (-14.07838969279820, 0.0),
+        ],
+    ),
+    (
+        6.0,
+        [
+            (-0.00406690076970, 0.0),
+            (-1.52644486584142, 5.87673060598709),
+            (-1.52644486584142, -5.87673060598709),
+            (-16.08537123098030, 0.0),
+        ],
+    ),
+    (
+        7.0,
+        [
+            (0.10268170574766, 0.0),
+            (-2.13875644258362, 7.19525913329805),
+            (-2.13875644258362, -7.19525913329805),
+            (-18.15788466125262, 0.0),
+        ],
+    ),
+    (
+        8.0,
+        [
+            (0.14327879765713, 0.0),
+            (-2.69348683581097, 8.46037971396931),
+            (-2.69348683581097, -8.46037971396931),
+            (-20.27940894394569, 0.0),
+        ],
+    ),
+    (
+        9.0,
+        [
+            (0.15790184030917, 0.0),
+            (-3.21675402252485, 9.69377351531791),
+            (-3.21675402252485, -9.69377351531791),
+            (-22.43788559040858, 0.0),
+        ],
+    ),
+    (
+        10.0,
+        [
+            (0.16105338653172, 0.0),
+            (-3.72016840437287, 10.90681139476287),
+            (-3.72016840437287, -10.90681139476287),
+            (-24.62459635017404, 0.0),
+        ],
+    ),
+];
+
+#[test]
+fn table_2_eigenvalues() {
+    let bike = WhippleBicycle::default();
+    let mut worst = 0.0f64;
+    for (v, expected) in TABLE_2 {
+        let eig = linearized(&bike, v).eigenvalues().unwrap();
+        assert_eq!(eig.len(), 4);
+        // nearest-neighbour assignment, not sort order
+        for (re, im) in expected {
+            let d = eig
+                .iter()
+                .map(|e| ((e.re - re).powi(2) + (e.im - im).powi(2)).sqrt())
+                .fold(f64::INFINITY, f64::min);
+            worst = worst.max(d);
+            assert!(
+                d < 1e-12,
+                "v = {v}: {re} {im}i missing from {eig:?} (nearest {d:e})"
+            );
+        }
+    }
+    // v = 0: four real eigenvalues +-3.13164324790656, +-5.53094371765393
+    let eig = linearized(&bike, 0.0).eigenvalues().unwrap();
+    for want in [
+        -5.53094371765393,
+        -3.13164324790656,
+        3.13164324790656,
+        5.53094371765393,
+    ] {
+        let d = eig
+            .iter()
+            .map(|e| (e.re - want).abs() + e.im.abs())
+            .fold(f64::INFINITY, f64::min);
+        worst = worst.max(d);
+        assert!(d < 1e-12, "v = 0: {want} missing from {eig:?}");
+    }
+    println!("worst eigenvalue difference from Table 2: {worst:e}");
+}
+
+/// Coefficients `a0..a4` of `det(M s^2 + C s + K)` at speed `v`.
+fn characteristic(bike: &WhippleBicycle, v: f64) -> [f64; 5] {
+    let (m, c, k) = linearized(bike, v).second_order().unwrap();
+    let p = |i: usize, j: usize| [k[(i, j)], c[(i, j)], m[(i, j)]];
+    let mul = |a: [f64; 3], b: [f64; 3]| {
+        let mut r = [0.0; 5];
+        for i in 0..3 {
+            for j in 0..3 {
+                r[i + j] += a[i] * b[j];
+            }
+        }
+        r
+    };
+    let (d1, d2) = (mul(p(0, 0), p(1, 1)), mul(p(0, 1), p(1, 0)));
+    [0, 1, 2, 3, 4].map(|i| d1[i] - d2[i])
+}
+
+fn bisect(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let flo = f(lo);
+    assert!(flo * f(hi) < 0.0, "no sign change in [{lo}, {hi}]");
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if (f(mid) > 0.0) == (flo > 0.0) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo < 1e-15 {
+            break;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[test]
+fn weave_and_capsize_speeds() {
+    let bike = WhippleBicycle::default();
+    // weave: the Hurwitz determinant a3 a2 a1 - a4 a1^2 - a0 a3^2 changes sign;
+    // capsize: a0 = det K changes sign (a real eigenvalue through 0)
+    let hurwitz = |v: f64| {
+        let a = characteristic(&bike, v);
+        a[3] * a[2] * a[1] - a[4] * a[1] * a[1] - a[0] * a[3] * a[3]
+    };
+    let weave = bisect(4.0, 5.0, hurwitz);
+    let capsize = bisect(5.5, 6.5, |v| characteristic(&bike, v)[0]);
+    println!("weave {weave:.14}, capsize {capsize:.14}");
+    assert!((weave - 4.29238253634111).abs() < 1e-10, "weave {weave}");
+    assert!(
+        (capsize - 6.02426201538837).abs() < 1e-10,
+        "capsize {capsize}"
+    );
+    // self-stable in between: every eigenvalue in the left half-plane
+    for v in [4.4, 5.0, 5.9] {
+        let eig = linearized(&bike, v).eigenvalues().unwrap();
+        assert!(eig.iter().all(|e| e.re < 0.0), "v = {v}: {eig:?}");
+    }
+    for v in [4.1, 6.2] {
+        let eig = linearized(&bike, v).eigenvalues().unwrap();
+        assert!(eig.iter().any(|e| e.re > 0.0), "v = {v}: {eig:?}");
+    }
+}
