@@ -310,3 +310,62 @@ fn weave_and_capsize_speeds() {
         assert!(eig.iter().any(|e| e.re > 0.0), "v = {v}: {eig:?}");
     }
 }
+
+/// Upright at speed `v` with a lean rate.
+fn kicked(bike: &WhippleBicycle, v: f64, roll_rate: f64) -> [f64; WhippleBicycle::DIM] {
+    let mut s = upright(bike, v);
+    s[WhippleBicycle::NQ] = roll_rate;
+    s
+}
+
+#[test]
+fn ride_conserves_energy_and_constraints() {
+    let bike = WhippleBicycle::default();
+    for (v, tol) in [(5.0, 1e-10), (3.0, 1e-10), (3.0, 1e-12)] {
+        let options = Options::default()
+            .rtol(tol)
+            .atol(tol)
+            .sample_every(0.01)
+            // fallen at a lean of 45 degrees (further on the frame passes through the
+            // ground and the steer through 90 degrees, where the front contact degenerates)
+            .stop_when(|_, s| std::f64::consts::FRAC_PI_4 - s[3].abs());
+        let tr = simulate(&bike, &kicked(&bike, v, 0.5), 0.0..5.0, &options).unwrap();
+        let e = tr.energy(&bike).unwrap();
+        let drift = e.iter().fold(0.0f64, |m, x| m.max((x - e[0]).abs())) / e[0].abs();
+        let c = tr.max_constraint_residual(&bike).unwrap();
+        let p = tr.max_configuration_residual(&bike).unwrap();
+        println!(
+            "v = {v}, tol {tol:e}: fell at {:?}, energy drift {drift:e}, |C| {c:e}, |pitch| {p:e}",
+            tr.event_time()
+        );
+        assert!(c < 1e-12 && p < 1e-9, "v = {v}: constraints {c:e} {p:e}");
+        assert!(drift < 100.0 * tol, "v = {v}: energy drift {drift:e}");
+        assert_eq!(
+            tr.event_time().is_none(),
+            v == 5.0,
+            "v = {v}: falls below the weave speed only"
+        );
+    }
+}
+
+#[test]
+fn nonlinear_follows_linear_for_small_perturbations() {
+    let bike = WhippleBicycle::default();
+    let v = 5.0;
+    let eps = 1e-6;
+    let lin = linearized(&bike, v);
+    let options = Options::default().rtol(1e-12).atol(1e-16).sample_every(0.1);
+    let tr = simulate(&bike, &kicked(&bike, v, eps), 0.0..3.0, &options).unwrap();
+    let y0 = nonholo::nalgebra::DVector::from_vec(vec![0.0, 0.0, eps, 0.0]);
+    let mut worst = 0.0f64;
+    for (i, t) in tr.times().iter().enumerate() {
+        let y = (&lin.a * *t).exp() * &y0;
+        let s = tr.state(i).unwrap();
+        let nl = [s[3], s[6], s[8], s[10]]; // roll, steer, dot(roll), dot(steer)
+        for k in 0..4 {
+            worst = worst.max((nl[k] - y[k]).abs());
+        }
+    }
+    println!("nonlinear vs exp(A t): worst difference {worst:e} (perturbation {eps:e})");
+    assert!(worst < 1e-4 * eps, "{worst:e}");
+}

@@ -64,6 +64,8 @@ pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
 pub use linearize::{eigenvalues, linearize, Linearization, Linearize};
 pub use model::{check_velocities, Formulation, Model};
+/// The linear algebra of [`Linearization`] (its matrices are `nalgebra::DMatrix<f64>`).
+pub use nalgebra;
 pub use rk4::{integrate_rk4, rk4_step};
 #[cfg(feature = "diffsol")]
 pub use simulate::{simulate, Method, Options};

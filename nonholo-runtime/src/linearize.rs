@@ -330,6 +330,20 @@ impl Linearization {
         self.residual.iter().fold(0.0f64, |m, x| m.max(x.abs()))
     }
 
+    /// The coefficients `[c_0, c_1, .., c_{n-1}, 1]` of `det(s I - a)`, by the
+    /// Faddeev–LeVerrier recurrence: smooth in the operating point where eigenvalues are
+    /// not, so stability boundaries are found as sign changes of `c_0` (a real eigenvalue
+    /// through 0) or of a Hurwitz determinant (a complex pair through the imaginary axis).
+    ///
+    /// ```
+    /// use nonholo_runtime::linearize::characteristic_polynomial;
+    /// let a = nalgebra::DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -4.0, -0.5]);
+    /// assert_eq!(characteristic_polynomial(&a), [4.0, 0.5, 1.0]); // s^2 + 0.5 s + 4
+    /// ```
+    pub fn characteristic_polynomial(&self) -> Vec<f64> {
+        characteristic_polynomial(&self.a)
+    }
+
     /// For a reduced state `[q_K, dot(q_K)]` with `a = [[0, I], [a21, a22]]` and
     /// `b = [[0], [b2]]` (`b2` square and invertible): the second-order form
     /// `M y'' + C y' + K y = r` with `M = b2^-1`, `C = -M a22`, `K = -M a21`.
@@ -372,4 +386,21 @@ pub fn eigenvalues(a: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, Error> {
     let mut ev: Vec<Complex<f64>> = schur.complex_eigenvalues().iter().copied().collect();
     ev.sort_by(|x, y| x.re.total_cmp(&y.re).then(x.im.total_cmp(&y.im)));
     Ok(ev)
+}
+
+/// See [`Linearization::characteristic_polynomial`].
+pub fn characteristic_polynomial(a: &DMatrix<f64>) -> Vec<f64> {
+    let n = a.nrows();
+    let mut c = vec![0.0; n + 1];
+    c[n] = 1.0;
+    let mut m = DMatrix::<f64>::zeros(n, n);
+    for k in 1..=n {
+        // M_k = A M_{k-1} + c_{n-k+1} I,  c_{n-k} = -tr(A M_k) / k
+        m = a * &m;
+        for i in 0..n {
+            m[(i, i)] += c[n - k + 1];
+        }
+        c[n - k] = -(a * &m).trace() / k as f64;
+    }
+    c
 }
