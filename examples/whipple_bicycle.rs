@@ -49,7 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let sweep = start.elapsed();
     println!("eigenvalues of the upright bicycle, v = 0..10 m/s (Meijaard 2007, fig. 3):");
-    println!("{:>5}  {}", "v", "eigenvalues (re +- im i)");
+    println!("{:>5}  eigenvalues (re +- im i)", "v");
     for (v, eig) in speeds.iter().zip(&spectra).step_by(10) {
         let text: Vec<String> = eig
             .iter()
