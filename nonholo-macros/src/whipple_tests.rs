@@ -108,3 +108,22 @@ fn whipple_atoms() {
         eprintln!("{:>9} {}", d.0, d.1);
     }
 }
+
+/// The bicycle through every formulation: expansion time and emitted size.
+#[test]
+#[ignore]
+fn whipple_formulations() {
+    let body = WHIPPLE.replace("dependent { x, y, yaw, pitch, th_f }", "");
+    for (name, tail) in [
+        ("gibbs_appell", "dependent { x, y, yaw, pitch, th_f }"),
+        ("voronec", "dependent { x, y, yaw, pitch, th_f } formulation = voronec;"),
+        ("boltzmann_hamel", "speeds { u1 = dot(roll); u2 = dot(th_r); u3 = dot(steer); } formulation = boltzmann_hamel;"),
+        ("multipliers", "formulation = multipliers;"),
+    ] {
+        let src = format!("{body}\n{tail}");
+        let t0 = Instant::now();
+        let out = crate::expand::expand(src.parse().expect("tokens")).to_string();
+        let errors: Vec<&str> = out.match_indices("compile_error").map(|(i, _)| &out[i..(i + 300).min(out.len())]).collect();
+        eprintln!("{name}: {:?}, {} bytes, errors {:?}", t0.elapsed(), out.len(), errors);
+    }
+}
