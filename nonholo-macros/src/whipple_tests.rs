@@ -7,14 +7,16 @@ use crate::mechanics::{lagrangian, velocities};
 use crate::{check, lower};
 use std::time::Instant;
 
-pub(crate) const WHIPPLE: &str = include_str!("../../bench/whipple/whipple.dsl");
+fn whipple() -> String {
+    crate::test_models::library_model("WhippleBicycle")
+}
 
 #[test]
 #[ignore]
 fn whipple_stages() {
     let t0 = Instant::now();
     let cx = Ctxt::new();
-    let model = parse_model(WHIPPLE.parse().expect("tokens"), &cx);
+    let model = parse_model(whipple().parse().expect("tokens"), &cx);
     let checked = check::check(model, &cx).expect("check");
     assert!(!cx.has_errors());
     let mut low = lower::lower(&checked, &cx);
@@ -65,7 +67,7 @@ fn whipple_stages() {
 fn whipple_derive() {
     let t0 = Instant::now();
     let cx = Ctxt::new();
-    let model = parse_model(WHIPPLE.parse().expect("tokens"), &cx);
+    let model = parse_model(whipple().parse().expect("tokens"), &cx);
     let checked = check::check(model, &cx).expect("check");
     let mut low = lower::lower(&checked, &cx);
     let eq = crate::mechanics::derive(&mut low, &cx);
@@ -85,7 +87,7 @@ fn whipple_derive() {
 #[ignore]
 fn whipple_atoms() {
     let cx = Ctxt::new();
-    let model = parse_model(WHIPPLE.parse().expect("tokens"), &cx);
+    let model = parse_model(whipple().parse().expect("tokens"), &cx);
     let checked = check::check(model, &cx).expect("check");
     let mut low = lower::lower(&checked, &cx);
     let eq = crate::mechanics::derive(&mut low, &cx);
@@ -113,7 +115,7 @@ fn whipple_atoms() {
 #[test]
 #[ignore]
 fn whipple_formulations() {
-    let body = WHIPPLE.replace("dependent { x, y, yaw, pitch, th_f }", "");
+    let body = whipple().replace("dependent { x, y, yaw, pitch, th_f }", "");
     for (name, tail) in [
         ("gibbs_appell", "dependent { x, y, yaw, pitch, th_f }"),
         ("voronec", "dependent { x, y, yaw, pitch, th_f } formulation = voronec;"),
