@@ -99,7 +99,9 @@ pub struct Linearization {
     /// The largest entry of a dropped state in the kept and dependent rows.
     pub coupling: f64,
     /// `max |J_D T + S J_K T|`: how far the dependent rows are from following the kept
-    /// ones (round-off when psi satisfies the derivative of the configuration constraints).
+    /// ones (round-off when psi satisfies the derivative of the configuration constraints
+    /// and the coordinates are stationary, `q' = 0`; where they move it also holds the
+    /// curvature term `Phi_D^-1 Phi_qq(q', dq)`, which is not an error).
     pub drift: f64,
 }
 
