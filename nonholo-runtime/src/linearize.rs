@@ -63,7 +63,10 @@ impl Linearize {
         self
     }
 
-    /// Parameters ([`Model::PARAMETERS`]) that act as inputs: the columns of `b`.
+    /// Parameters ([`Model::PARAMETERS`]) that act as inputs: the columns of `b`. In
+    /// generated models these are the parameters that enter only `forces { .. }`
+    /// (torques, forces, dampings); naming one of the geometry or inertia is an
+    /// [`Error::NotAvailable`] (see [`Model::rhs_param_jvp`]).
     pub fn inputs(mut self, names: &[&str]) -> Self {
         self.inputs = names.iter().map(|s| s.to_string()).collect();
         self

@@ -203,8 +203,11 @@ pub trait Model {
     /// held: the input matrix of a linearization, or parameter sensitivities.
     ///
     /// Generated first-method models override this with the exact product (symbolic
-    /// forward mode, as [`Model::rhs_jvp`]); the default returns
-    /// [`Error::NotAvailable`].
+    /// forward mode, as [`Model::rhs_jvp`]) along the parameters that enter only the
+    /// forces (inputs: torques, forces, dampings in `forces { .. }`), and return
+    /// [`Error::NotAvailable`] naming a parameter of the geometry, inertia or constraints
+    /// when `dp` moves it (those derivatives would cost as much code as the JVP). The
+    /// default returns [`Error::NotAvailable`].
     fn rhs_param_jvp(
         &self,
         t: f64,

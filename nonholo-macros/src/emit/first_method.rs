@@ -116,7 +116,17 @@ pub fn hooks(
 
     // rhs_jvp and rhs_param_jvp: the same pieces and their directional derivatives
     let rhs_jvp = jvp_body(g, d, &d.jvp, &b_state, "__v", nq);
-    let rhs_param_jvp = jvp_body(g, d, &d.param_jvp, &b_state, "__dp", nq);
+    let param_body = jvp_body(g, d, &d.param_jvp, &b_state, "__dp", nq);
+    let guards = m.params.iter().enumerate().filter(|(k, _)| !d.param_inputs[*k]).map(|(k, (p, _))| {
+        let k = lit_usize(k);
+        let what = format!("rhs_param_jvp along `{p}` (it enters more than the forces)");
+        quote! {
+            if __dp[#k] != 0.0 {
+                return ::core::result::Result::Err(::nonholo::Error::NotAvailable { what: #what });
+            }
+        }
+    });
+    let rhs_param_jvp = quote! { #(#guards)* #param_body };
 
     // qdot(t, q, z)
     let mut b_qz = base.clone();

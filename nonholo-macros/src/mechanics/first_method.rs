@@ -27,8 +27,10 @@ pub struct FirstMethod {
     /// each with one entry per speed; empty when the formulation has no such split.
     pub terms: Vec<(String, Vec<Id>)>,
     pub jvp: Jvp,
-    /// The same pieces differentiated along the parameters (`rhs_param_jvp`).
+    /// The same pieces differentiated along the input parameters (`rhs_param_jvp`).
     pub param_jvp: Jvp,
+    /// Which parameters are inputs (enter only the forces).
+    pub param_inputs: Vec<bool>,
     pub power: PowerTerms,
 }
 
@@ -66,8 +68,23 @@ pub fn complete(
     text.entry("energy", energy);
     let mass_matrix_a = Mat::from_rows(&lt.mass_matrix_a, lt.mass_matrix_a.len());
     let jvp = jacobian::first_method(g, &low.syms, &d.qdot, &d.mass_matrix_g, &d.forcing);
-    let param_jvp =
-        jacobian::first_method_params(g, &low.syms, &d.qdot, &d.mass_matrix_g, &d.forcing);
+    // parameters that enter only the forces: T, V, the constraints, psi and G free of them
+    let mut fixed = vec![low.kinetic, low.potential];
+    fixed.extend(&low.constraints);
+    fixed.extend(&d.qdot);
+    fixed.extend(&d.mass_matrix_g.e);
+    let param_inputs: Vec<bool> = low
+        .syms
+        .params
+        .iter()
+        .map(|p| !fixed.iter().any(|e| g.depends_on(*e, *p)))
+        .collect();
+    let param_jvp = jacobian::first_method_params(
+        g,
+        &low.syms,
+        &param_inputs,
+        (&d.qdot, &d.mass_matrix_g, &d.forcing),
+    );
     let power = jacobian::power_terms(low, lt, &d.qdot);
     Equations {
         formulation,
@@ -85,6 +102,7 @@ pub fn complete(
             terms: d.terms,
             jvp,
             param_jvp,
+            param_inputs,
             power,
         }),
     }

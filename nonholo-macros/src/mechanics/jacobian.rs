@@ -46,16 +46,23 @@ pub fn first_method(
     along(g, dirs, &map, qdot, mass_matrix_g, forcing)
 }
 
-/// JVP pieces along the parameters (state `[q, z]` held): d psi, dG, d forcing in a
-/// direction `dp` of parameter space, for the input matrix of a linearization.
+/// JVP pieces along the parameters that enter only the generalized forces (inputs:
+/// torques, forces; `inputs[k]`), state `[q, z]` held: d forcing in a direction `dp` of
+/// parameter space, for the input matrix of a linearization. psi and G do not depend on
+/// such parameters, so the pieces stay as small as the forces; parameters that enter the
+/// geometry or the inertia are left out (their derivatives would be as large as the JVP).
 pub fn first_method_params(
     g: &mut Graph,
     syms: &Symbols,
-    qdot: &[Id],
-    mass_matrix_g: &Mat,
-    forcing: &[Id],
+    inputs: &[bool],
+    (qdot, mass_matrix_g, forcing): (&[Id], &Mat, &[Id]),
 ) -> Jvp {
-    let (dirs, map) = directions_named(g, &syms.params, "dp");
+    let (dirs, mut map) = directions_named(g, &syms.params, "dp");
+    for (k, p) in syms.params.iter().enumerate() {
+        if !inputs[k] {
+            map.remove(p);
+        }
+    }
     along(g, dirs, &map, qdot, mass_matrix_g, forcing)
 }
 
