@@ -92,7 +92,7 @@ pub fn complete(
         energy,
         constraints: low.constraints.clone(),
         text,
-        layout: Layout::First(FirstMethod {
+        layout: Layout::First(Box::new(FirstMethod {
             qdot: d.qdot,
             psi_z: d.psi_z,
             mass_matrix_a,
@@ -104,6 +104,6 @@ pub fn complete(
             param_jvp,
             param_inputs,
             power,
-        }),
+        })),
     }
 }

@@ -79,7 +79,7 @@ pub struct Equations {
 /// The state layout and the pieces code generation assembles the right-hand side from.
 pub enum Layout {
     /// `[q, z]`: `dq/dt = psi(q, z, t)`, `G dz/dt = forcing`.
-    First(first_method::FirstMethod),
+    First(Box<first_method::FirstMethod>),
     /// `[q, dot(q)]`: `A qdd = L + C_qd^T lambda`, `C_qd qdd = -drift`.
     Second(multipliers::SecondMethod),
 }
