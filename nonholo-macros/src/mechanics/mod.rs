@@ -81,7 +81,7 @@ pub enum Layout {
     /// `[q, z]`: `dq/dt = psi(q, z, t)`, `G dz/dt = forcing`.
     First(Box<first_method::FirstMethod>),
     /// `[q, dot(q)]`: `A qdd = L + C_qd^T lambda`, `C_qd qdd = -drift`.
-    Second(multipliers::SecondMethod),
+    Second(Box<multipliers::SecondMethod>),
 }
 
 /// How `state_from_qdot` recovers the speeds from velocities.

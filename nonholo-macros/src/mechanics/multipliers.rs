@@ -94,12 +94,12 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, _cx: &Ctxt) -> Option<Equat
         energy: lt.energy,
         constraints: low.constraints.clone(),
         text,
-        layout: Layout::Second(SecondMethod {
+        layout: Layout::Second(Box::new(SecondMethod {
             mass_matrix_a,
             lagrange_l,
             constraint_jacobian,
             drift,
             jvp,
-        }),
+        })),
     })
 }
