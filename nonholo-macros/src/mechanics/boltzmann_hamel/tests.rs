@@ -62,7 +62,7 @@ fn build(src: &str, bh: bool) -> Built {
     let split = bh.then(|| derived.terms.clone());
     Built {
         low,
-        derived,
+        derived: *derived,
         equations,
         split,
     }
