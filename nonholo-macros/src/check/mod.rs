@@ -115,6 +115,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         ty: &ty,
         coords: &coords,
         nc: constraints.len() + kin.rows(),
+        kinematic_rows: kin.rows(),
         constraints_span,
         model_span: name.span(),
     };

@@ -17,6 +17,8 @@ pub struct Context<'a> {
     pub ty: &'a Typer<'a>,
     pub coords: &'a [Ident],
     pub nc: usize,
+    /// How many of the `nc` rows come from `rolls` and `holonomic` (3D items).
+    pub kinematic_rows: usize,
     pub constraints_span: Option<Span>,
     pub model_span: Span,
 }
@@ -166,13 +168,21 @@ fn independent(k: &Context, dep: Option<Section<Vec<Ident>>>) -> (Parametrizatio
             }
         }
         if d.value.len() != nc {
+            let help = if k.kinematic_rows > 0 {
+                format!(
+                    "name one dependent coordinate per constraint; {} of the {nc} come from `rolls` (2 per wheel, 1 with `lateral: false`, 1 more for a contact height with `solve`) and `holonomic` (1 per equation)",
+                    k.kinematic_rows
+                )
+            } else {
+                "name one dependent coordinate per constraint".to_string()
+            };
             cx.error_help(
                 d.span,
                 format!(
                     "{} dependent velocities for {nc} constraints",
                     d.value.len()
                 ),
-                "name one dependent coordinate per constraint",
+                help,
             );
         }
         idx

@@ -11,7 +11,10 @@ use crate::kinematics::rolling::{self, Wheel};
 use crate::kinematics::vector::Vector;
 use crate::kinematics::Kin;
 use crate::model::Configuration;
-use crate::sym::Id;
+use crate::sym::linsolve::RandomPoints;
+use crate::sym::{Graph, Id};
+use proc_macro2::Span;
+use std::collections::HashMap;
 
 impl Lowerer<'_> {
     /// The frame tree (sines, cosines, angular velocities) and the points, before any
@@ -214,6 +217,19 @@ impl Lowerer<'_> {
                 }
             }
         }
+        for k in redundant_rows(g, &rows, &self.clock.qd) {
+            let (_, text, span) = &rows[k];
+            let help = if text.starts_with("rolls ") && !text.contains("height") {
+                "two wheels on one axle share their lateral row: write `lateral: false` on one of them"
+            } else {
+                "remove the contact or constraint that says the same as the others"
+            };
+            cx.error_help(
+                *span,
+                format!("this row repeats what the other constraints already say (`{text}`): the velocity constraints would be dependent"),
+                help,
+            );
+        }
         if configuration.solve.len() == configuration.residuals.len() {
             for f in &configuration.residuals {
                 for q in &self.clock.q {
@@ -232,4 +248,47 @@ impl Lowerer<'_> {
             configuration,
         }
     }
+}
+
+/// Rows (linear in the velocities) that are combinations of the rows before them at every
+/// one of a few pseudo-random points: numerically, by Gram–Schmidt on their velocity
+/// coefficients with a relative threshold of 1e-9.
+fn redundant_rows(g: &mut Graph, rows: &[(Id, String, Span)], qd: &[u32]) -> Vec<usize> {
+    let coefficients: Vec<Vec<Id>> = rows
+        .iter()
+        .map(|(row, _, _)| g.affine_parts(*row, qd).0)
+        .collect();
+    let mut points = RandomPoints::new(0x5DEE_CE66_D1CE_4E5B);
+    let envs: Vec<Vec<f64>> = (0..3).map(|_| points.next_point(g)).collect();
+    let mut redundant_everywhere: Option<Vec<bool>> = None;
+    for env in &envs {
+        let mut memo = HashMap::new();
+        let mut basis: Vec<Vec<f64>> = Vec::new();
+        let mut redundant = Vec::with_capacity(rows.len());
+        for c in &coefficients {
+            let mut v: Vec<f64> = c.iter().map(|e| g.eval(*e, env, &mut memo)).collect();
+            let norm0 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            for b in &basis {
+                let p: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
+                v.iter_mut().zip(b).for_each(|(x, y)| *x -= p * y);
+            }
+            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let dependent = norm <= 1e-9 * norm0 || !norm.is_finite();
+            if !dependent {
+                basis.push(v.iter().map(|x| x / norm).collect());
+            }
+            redundant.push(dependent && norm0.is_finite());
+        }
+        redundant_everywhere = Some(match redundant_everywhere {
+            None => redundant,
+            Some(r) => r.iter().zip(&redundant).map(|(a, b)| *a && *b).collect(),
+        });
+    }
+    redundant_everywhere
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| **r)
+        .map(|(k, _)| k)
+        .collect()
 }
