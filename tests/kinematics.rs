@@ -270,3 +270,76 @@ fn rolling_disk_3d_agrees_across_the_four_formulations() {
         }
     }
 }
+
+nonholo::rolling_disk_3d_model! {
+    /// The 3D disk through the multipliers: its two no-slip rows' multipliers are the
+    /// friction force at the contact along the heading frame's axes.
+    pub struct Disk3dReactions;
+    formulation = multipliers;
+}
+
+/// Newton for the disk's centre: m a_C equals the horizontal contact force read off the
+/// multipliers (sum over rows of lambda_a times the row's unit direction) at random
+/// states; a_C by central differences along the flow.
+#[test]
+fn rolling_contact_reactions_are_the_multipliers() {
+    let m = Disk3dReactions::new();
+    let ga = Disk3d::new();
+    assert!(Disk3dReactions::CONSTRAINTS
+        .iter()
+        .all(|c| c.contains("rolls disk")));
+    println!("{:?}", Disk3dReactions::CONSTRAINTS);
+    let center = |q: &[f64]| {
+        let (x, y, yaw, lean) = (q[0], q[1], q[2], q[3]);
+        [
+            x + m.r * yaw.sin() * lean.sin(),
+            y - m.r * yaw.cos() * lean.sin(),
+            m.r * lean.cos(),
+        ]
+    };
+    let h = 1e-4;
+    let velocity = |q: &[f64], qd: &[f64]| {
+        let qp: Vec<f64> = q.iter().zip(qd).map(|(a, b)| a + h * b).collect();
+        let qm: Vec<f64> = q.iter().zip(qd).map(|(a, b)| a - h * b).collect();
+        let (cp, cm) = (center(&qp), center(&qm));
+        [0, 1, 2].map(|k| (cp[k] - cm[k]) / (2.0 * h))
+    };
+    let mut rng = SplitMix64::new(21);
+    let mut worst = 0.0f64;
+    for _ in 0..10 {
+        let q = rng.uniform_vec(5, -0.8, 0.8);
+        let z = rng.uniform_vec(3, -2.0, 2.0);
+        let mut qd = [0.0; 5];
+        ga.qdot(0.0, &q, &z, &mut qd).unwrap();
+        let s: Vec<f64> = q.iter().chain(&qd).copied().collect();
+        let mut f = [0.0; 10];
+        m.rhs(0.0, &s, &mut f).unwrap();
+        let sp: Vec<f64> = s.iter().zip(&f).map(|(a, b)| a + h * b).collect();
+        let sm: Vec<f64> = s.iter().zip(&f).map(|(a, b)| a - h * b).collect();
+        let (vp, vm) = (velocity(&sp[..5], &sp[5..]), velocity(&sm[..5], &sm[5..]));
+        let accel = [0, 1].map(|k| (vp[k] - vm[k]) / (2.0 * h));
+        let lambda = m.multipliers(0.0, &q, &qd).unwrap();
+        let yaw = q[2];
+        let mut force = [0.0; 2];
+        for (a, text) in Disk3dReactions::CONSTRAINTS.iter().enumerate() {
+            let e = if text.contains(".x ") {
+                [yaw.cos(), yaw.sin()]
+            } else {
+                [-yaw.sin(), yaw.cos()]
+            };
+            force[0] += lambda[a] * e[0];
+            force[1] += lambda[a] * e[1];
+        }
+        for k in 0..2 {
+            let d = (m.m * accel[k] - force[k]).abs();
+            worst = worst.max(d);
+            assert!(
+                d < 1e-5 * (1.0 + force[k].abs()),
+                "{k}: m a = {}, contact force {}",
+                m.m * accel[k],
+                force[k]
+            );
+        }
+    }
+    println!("m a_C vs contact force from the multipliers: worst {worst:e}");
+}
