@@ -11,16 +11,21 @@ fn whipple() -> String {
     crate::test_models::library_model("WhippleBicycle")
 }
 
+/// The bicycle parsed, checked and lowered without errors.
+fn lowered(cx: &Ctxt) -> (check::Checked, crate::model::Lowered) {
+    let model = parse_model(whipple().parse().expect("tokens"), cx);
+    let checked = check::check(model, cx).expect("check");
+    let low = lower::lower(&checked, cx);
+    assert!(!cx.has_errors());
+    (checked, low)
+}
+
 #[test]
 #[ignore]
 fn whipple_stages() {
     let t0 = Instant::now();
     let cx = Ctxt::new();
-    let model = parse_model(whipple().parse().expect("tokens"), &cx);
-    let checked = check::check(model, &cx).expect("check");
-    assert!(!cx.has_errors());
-    let mut low = lower::lower(&checked, &cx);
-    assert!(!cx.has_errors());
+    let (_, mut low) = lowered(&cx);
     let g = &low.graph;
     eprintln!(
         "lowered in {:?}: graph {} nodes, T size {}, V size {}, constraints {:?}, config {:?}",
@@ -67,9 +72,7 @@ fn whipple_stages() {
 fn whipple_derive() {
     let t0 = Instant::now();
     let cx = Ctxt::new();
-    let model = parse_model(whipple().parse().expect("tokens"), &cx);
-    let checked = check::check(model, &cx).expect("check");
-    let mut low = lower::lower(&checked, &cx);
+    let (checked, mut low) = lowered(&cx);
     let eq = crate::mechanics::derive(&mut low, &cx);
     assert!(eq.is_some() && !cx.has_errors());
     eprintln!(
@@ -87,9 +90,7 @@ fn whipple_derive() {
 #[ignore]
 fn whipple_atoms() {
     let cx = Ctxt::new();
-    let model = parse_model(whipple().parse().expect("tokens"), &cx);
-    let checked = check::check(model, &cx).expect("check");
-    let mut low = lower::lower(&checked, &cx);
+    let (_, mut low) = lowered(&cx);
     let eq = crate::mechanics::derive(&mut low, &cx);
     assert!(eq.is_some());
     let g = &low.graph;
