@@ -6,6 +6,8 @@
 // Table 2 is kept digit for digit as printed.
 #![allow(clippy::excessive_precision)]
 
+mod common;
+
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
 use nonholo::Linearization;
@@ -394,4 +396,129 @@ fn formulations_agree_on_a_ride() {
     let worst = (0..nq).fold(0.0f64, |m, i| m.max((qa[i] - qb[i]).abs()));
     println!("q(2 s): Gibbs-Appell vs multipliers {worst:e}");
     assert!(worst < 1e-9, "{qa:?} {qb:?}");
+}
+
+/// Meijaard et al. 2007, Appendix A: the linearized matrices in closed form from the
+/// benchmark parameters (the same parameter names as the model).
+fn appendix_a(b: &WhippleBicycle) -> Benchmark {
+    let (sl, cl) = (b.lam.sin(), b.lam.cos());
+    // the whole bicycle
+    let m_t = b.m_r + b.m_b + b.m_h + b.m_f;
+    let x_t = (b.x_b * b.m_b + b.x_h * b.m_h + b.w * b.m_f) / m_t;
+    let z_t = (-b.r_r * b.m_r + b.z_b * b.m_b + b.z_h * b.m_h - b.r_f * b.m_f) / m_t;
+    let i_txx = b.i_rxx
+        + b.i_bxx
+        + b.i_hxx
+        + b.i_fxx
+        + b.m_r * b.r_r.powi(2)
+        + b.m_b * b.z_b.powi(2)
+        + b.m_h * b.z_h.powi(2)
+        + b.m_f * b.r_f.powi(2);
+    let i_txz =
+        b.i_bxz + b.i_hxz - b.m_b * b.x_b * b.z_b - b.m_h * b.x_h * b.z_h + b.m_f * b.w * b.r_f;
+    let i_tzz = b.i_rxx
+        + b.i_bzz
+        + b.i_hzz
+        + b.i_fxx
+        + b.m_b * b.x_b.powi(2)
+        + b.m_h * b.x_h.powi(2)
+        + b.m_f * b.w.powi(2);
+    // the front assembly (fork and front wheel)
+    let m_a = b.m_h + b.m_f;
+    let x_a = (b.x_h * b.m_h + b.w * b.m_f) / m_a;
+    let z_a = (b.z_h * b.m_h - b.r_f * b.m_f) / m_a;
+    let i_axx = b.i_hxx + b.i_fxx + b.m_h * (b.z_h - z_a).powi(2) + b.m_f * (b.r_f + z_a).powi(2);
+    let i_axz =
+        b.i_hxz - b.m_h * (b.x_h - x_a) * (b.z_h - z_a) + b.m_f * (b.w - x_a) * (b.r_f + z_a);
+    let i_azz = b.i_hzz + b.i_fxx + b.m_h * (b.x_h - x_a).powi(2) + b.m_f * (b.w - x_a).powi(2);
+    let u_a = (x_a - b.w - b.c) * cl - z_a * sl;
+    let i_all = m_a * u_a.powi(2) + i_axx * sl * sl + 2.0 * i_axz * sl * cl + i_azz * cl * cl;
+    let i_alx = -m_a * u_a * z_a + i_axx * sl + i_axz * cl;
+    let i_alz = m_a * u_a * x_a + i_axz * sl + i_azz * cl;
+    let mu = b.c / b.w * cl;
+    // gyroscopic coefficients of the wheels
+    let (s_r, s_f) = (b.i_ryy / b.r_r, b.i_fyy / b.r_f);
+    let s_t = s_r + s_f;
+    let s_a = m_a * u_a + mu * m_t * x_t;
+    let m_pd = i_alx + mu * i_txz;
+    Benchmark {
+        m: [
+            [i_txx, m_pd],
+            [m_pd, i_all + 2.0 * mu * i_alz + mu * mu * i_tzz],
+        ],
+        c1: [
+            [0.0, mu * s_t + s_f * cl + i_txz / b.w * cl - mu * m_t * z_t],
+            [
+                -(mu * s_t + s_f * cl),
+                i_alz / b.w * cl + mu * (s_a + i_tzz / b.w * cl),
+            ],
+        ],
+        k0: [[m_t * z_t, -s_a], [-s_a, -s_a * sl]],
+        k2: [
+            [0.0, (s_t - m_t * z_t) / b.w * cl],
+            [0.0, (s_a + s_f * sl) / b.w * cl],
+        ],
+    }
+}
+
+/// Random parameter sets (every parameter scaled by 0.9..1.1): M, C1, K0, K2 from the
+/// linearized 3D model equal Appendix A's closed forms.
+#[test]
+fn random_parameters_against_appendix_a() {
+    let mut rng = common::rng::SplitMix64::new(2007);
+    let mut worst = 0.0f64;
+    for set in 0..8 {
+        let mut f = || rng.uniform(0.9, 1.1);
+        let d = WhippleBicycle::default();
+        let bike = d
+            .with_w(d.w * f())
+            .with_c(d.c * f())
+            .with_lam(d.lam * f())
+            .with_g(d.g * f())
+            .with_r_r(d.r_r * f())
+            .with_m_r(d.m_r * f())
+            .with_i_rxx(d.i_rxx * f())
+            .with_i_ryy(d.i_ryy * f())
+            .with_x_b(d.x_b * f())
+            .with_z_b(d.z_b * f())
+            .with_m_b(d.m_b * f())
+            .with_i_bxx(d.i_bxx * f())
+            .with_i_byy(d.i_byy * f())
+            .with_i_bzz(d.i_bzz * f())
+            .with_i_bxz(d.i_bxz * f())
+            .with_x_h(d.x_h * f())
+            .with_z_h(d.z_h * f())
+            .with_m_h(d.m_h * f())
+            .with_i_hxx(d.i_hxx * f())
+            .with_i_hyy(d.i_hyy * f())
+            .with_i_hzz(d.i_hzz * f())
+            .with_i_hxz(d.i_hxz * f())
+            .with_r_f(d.r_f * f())
+            .with_m_f(d.m_f * f())
+            .with_i_fxx(d.i_fxx * f())
+            .with_i_fyy(d.i_fyy * f());
+        let want = appendix_a(&bike);
+        let (m, _, k_at0) = linearized(&bike, 0.0).second_order().unwrap();
+        let v = 3.0;
+        let (_, c, k) = linearized(&bike, v).second_order().unwrap();
+        for i in 0..2 {
+            for j in 0..2 {
+                let pairs = [
+                    ("M", m[(i, j)], want.m[i][j]),
+                    ("C1", c[(i, j)] / v, want.c1[i][j]),
+                    ("K0", k_at0[(i, j)] / bike.g, want.k0[i][j]),
+                    ("K2", (k[(i, j)] - k_at0[(i, j)]) / (v * v), want.k2[i][j]),
+                ];
+                for (name, got, exp) in pairs {
+                    let d = (got - exp).abs() / (1.0 + exp.abs());
+                    worst = worst.max(d);
+                    assert!(
+                        d < 1e-11,
+                        "set {set}: {name}[{i}{j}] = {got}, Appendix A {exp}"
+                    );
+                }
+            }
+        }
+    }
+    println!("random parameter sets vs Appendix A: worst relative difference {worst:e}");
 }
