@@ -4,6 +4,12 @@
 //! nonlinearly inside the self-stable range (a lean disturbance dies out) and below it
 //! (the weave grows until the bicycle falls), with energy and the front-contact
 //! (pitch) constraint checked along each run.
+//!
+//! `cargo run --release --example whipple_bicycle` prints all this;
+//! `cargo run --release --features plot --example whipple_bicycle` also draws the
+//! eigenvalues against speed (real parts solid, imaginary parts dashed, as in Meijaard 2007,
+//! fig. 3) into `target/plots/whipple_eigenvalues.png` under the crate's folder, or into the
+//! folder named by the environment variable `NONHOLO_PLOTS`, and prints the file's path.
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
 use nonholo::Linearization;
@@ -83,6 +89,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "101 linearizations + eigenvalues in {:.2} ms",
         sweep.as_secs_f64() * 1e3
     );
+    #[cfg(feature = "plot")]
+    {
+        let dir = match std::env::var_os("NONHOLO_PLOTS") {
+            Some(dir) if !dir.is_empty() => std::path::PathBuf::from(dir),
+            _ => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots"),
+        };
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join("whipple_eigenvalues.png");
+        nonholo::plot::plot_eigenvalues_png(
+            &path,
+            "Whipple bicycle (Meijaard et al. 2007): eigenvalues of upright straight running",
+            &speeds,
+            &spectra,
+        )?;
+        println!("eigenvalue plot: {}", path.display());
+    }
 
     // ride it: a lean-rate kick of 0.5 rad/s inside and below the self-stable range
     println!(

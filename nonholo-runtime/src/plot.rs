@@ -1,29 +1,100 @@
-//! SVG plots of trajectories (feature `plot`, plotters' SVG backend: no system fonts needed).
+//! Charts of trajectories and of eigenvalues against a parameter (feature `plot`), as SVG
+//! (plotters' SVG backend) or PNG (plotters' bitmap backend).
+//!
+//! Text is measured and, in PNGs, drawn with DejaVu Sans compiled into the crate
+//! (`assets/fonts/DejaVuSans.ttf`, Bitstream Vera / DejaVu license beside it) through
+//! plotters' `ab_glyph` renderer, so nothing reads system fonts: a PNG looks the same on
+//! every machine. (An SVG names the `sans-serif` family and its viewer draws the text.)
+//!
+//! Every function returns [`Error::InvalidOptions`] for data it cannot draw (lengths that
+//! do not match, no finite value, a PNG path without the `.png` extension) and for files
+//! it cannot write; none panics.
 
 use crate::{Error, Model, Trajectory};
 use alloc::format;
 use alloc::string::ToString;
+use alloc::vec;
 use alloc::vec::Vec;
+use nalgebra::Complex;
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use plotters::style::FontStyle;
 use std::path::Path;
+use std::sync::OnceLock;
+
+/// DejaVu Sans 2.37 (see `assets/fonts/README.md` for its origin and license).
+static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
+/// Register the bundled font as plotters' `sans-serif` (once per process).
+fn register_bundled_font() -> Result<(), Error> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok = *REGISTERED.get_or_init(|| {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidOptions(
+            "plot: the bundled font could not be read".into(),
+        ))
+    }
+}
 
 fn plot_error(e: impl core::fmt::Display) -> Error {
     Error::InvalidOptions(format!("plot: {e}"))
 }
 
-/// Draw the `series` (name, values) against `times` into an SVG file with a title.
-pub fn plot_series_svg(
-    path: impl AsRef<Path>,
-    title: &str,
-    times: &[f64],
-    series: &[(&str, &[f64])],
-) -> Result<(), Error> {
+/// Sizes of one kind of output (pixels for PNG, user units for SVG).
+#[derive(Clone, Copy)]
+struct Look {
+    size: (u32, u32),
+    caption: u32,
+    label: u32,
+    stroke: u32,
+}
+
+const SVG_LOOK: Look = Look {
+    size: (900, 540),
+    caption: 22,
+    label: 13,
+    stroke: 2,
+};
+
+const PNG_LOOK: Look = Look {
+    size: (1200, 720),
+    caption: 30,
+    label: 18,
+    stroke: 2,
+};
+
+fn svg_root(path: &Path, look: Look) -> Result<DrawingArea<SVGBackend<'_>, Shift>, Error> {
+    register_bundled_font()?;
+    Ok(SVGBackend::new(path, look.size).into_drawing_area())
+}
+
+fn png_root(path: &Path, look: Look) -> Result<DrawingArea<BitMapBackend<'_>, Shift>, Error> {
+    let is_png = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if !is_png {
+        return Err(Error::InvalidOptions(format!(
+            "plot: a PNG path must end in `.png`: {}",
+            path.display()
+        )));
+    }
+    register_bundled_font()?;
+    Ok(BitMapBackend::new(path, look.size).into_drawing_area())
+}
+
+/// The finite range of the series' values, after checking their lengths.
+fn series_range(times: &[f64], series: &[(&str, &[f64])]) -> Result<(f64, f64), Error> {
     if times.is_empty() || series.iter().any(|(_, v)| v.len() != times.len()) {
         return Err(Error::InvalidOptions(
             "plot: every series needs one value per time".into(),
         ));
     }
-    let (t0, t1) = (times[0], times[times.len() - 1]);
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
     for (_, v) in series {
@@ -35,34 +106,59 @@ pub fn plot_series_svg(
     if !(lo.is_finite() && hi.is_finite()) {
         return Err(Error::InvalidOptions("plot: no finite values".into()));
     }
+    Ok((lo, hi))
+}
+
+fn draw_series<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    look: Look,
+    title: &str,
+    times: &[f64],
+    series: &[(&str, &[f64])],
+) -> Result<(), Error> {
+    let (lo, hi) = series_range(times, series)?;
+    let (t0, t1) = (times[0], times[times.len() - 1]);
     let pad = 0.05 * (hi - lo).max(1e-12);
-    let root = SVGBackend::new(path.as_ref(), (900, 540)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(60)
+        .caption(title, ("sans-serif", look.caption))
+        .margin(look.label)
+        .x_label_area_size(3 * look.label)
+        .y_label_area_size(5 * look.label)
         .build_cartesian_2d(t0..t1.max(t0 + 1e-12), (lo - pad)..(hi + pad))
         .map_err(plot_error)?;
     chart
         .configure_mesh()
         .x_desc("t")
+        .label_style(("sans-serif", look.label))
         .draw()
         .map_err(plot_error)?;
+    let stroke = look.stroke;
+    let key = 3 * look.label as i32 / 2;
     for (k, (name, values)) in series.iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
         chart
             .draw_series(LineSeries::new(
                 times.iter().copied().zip(values.iter().copied()),
-                color.stroke_width(2),
+                color.stroke_width(stroke),
             ))
             .map_err(plot_error)?
             .label(name.to_string())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new([(x, y), (x + key, y)], color.stroke_width(stroke))
+            });
     }
+    let corner = legend_corner(
+        (t0, t1),
+        (lo - pad, hi + pad),
+        series
+            .iter()
+            .flat_map(|(_, v)| times.iter().copied().zip(v.iter().copied())),
+    );
     chart
         .configure_series_labels()
+        .label_font(("sans-serif", look.label))
+        .position(corner)
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .draw()
@@ -71,23 +167,410 @@ pub fn plot_series_svg(
     Ok(())
 }
 
+/// Draw the `series` (name, values) against `times` into an SVG file with a title.
+///
+/// ```
+/// let path = std::env::temp_dir().join("nonholo_doc_series.svg");
+/// let t = [0.0, 0.5, 1.0];
+/// nonholo_runtime::plot::plot_series_svg(&path, "x(t)", &t, &[("x", &[0.0, 0.25, 1.0])])?;
+/// assert!(std::fs::read_to_string(&path)?.starts_with("<svg"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn plot_series_svg(
+    path: impl AsRef<Path>,
+    title: &str,
+    times: &[f64],
+    series: &[(&str, &[f64])],
+) -> Result<(), Error> {
+    series_range(times, series)?;
+    let root = svg_root(path.as_ref(), SVG_LOOK)?;
+    draw_series(root, SVG_LOOK, title, times, series)
+}
+
+/// Draw the `series` (name, values) against `times` into a 1200x720 PNG file with a title
+/// (the path must end in `.png`; its folder must exist).
+///
+/// ```
+/// let path = std::env::temp_dir().join("nonholo_doc_series.png");
+/// let t: Vec<f64> = (0..=100).map(|i| 0.1 * f64::from(i)).collect();
+/// let x: Vec<f64> = t.iter().map(|t| t.sin()).collect();
+/// nonholo_runtime::plot::plot_series_png(&path, "x = sin t", &t, &[("x", &x)])?;
+/// assert!(std::fs::read(&path)?.starts_with(b"\x89PNG\r\n\x1a\n"));
+/// // a length mismatch is an error, not a panic
+/// assert!(nonholo_runtime::plot::plot_series_png(&path, "", &t, &[("x", &x[1..])]).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn plot_series_png(
+    path: impl AsRef<Path>,
+    title: &str,
+    times: &[f64],
+    series: &[(&str, &[f64])],
+) -> Result<(), Error> {
+    series_range(times, series)?;
+    let root = png_root(path.as_ref(), PNG_LOOK)?;
+    draw_series(root, PNG_LOOK, title, times, series)
+}
+
+/// Follow each eigenvalue from one parameter value to the next: `branches[k][i]` is the
+/// `k`-th eigenvalue at `i`, matched greedily to the branch whose linear extrapolation
+/// lies nearest (the eigenvalues of a solver come in no particular order).
+fn branches(eigenvalues: &[Vec<Complex<f64>>]) -> Vec<Vec<Complex<f64>>> {
+    let n = eigenvalues[0].len();
+    let mut out: Vec<Vec<Complex<f64>>> = eigenvalues[0].iter().map(|e| vec![*e]).collect();
+    for next in &eigenvalues[1..] {
+        let predicted: Vec<Complex<f64>> = out
+            .iter()
+            .map(|b| match b.as_slice() {
+                [.., a, z] if (a.re.is_finite() && a.im.is_finite()) => z + (z - a),
+                [.., z] => *z,
+                [] => Complex::new(0.0, 0.0),
+            })
+            .collect();
+        let mut pairs: Vec<(f64, usize, usize)> = Vec::with_capacity(n * n);
+        for (k, p) in predicted.iter().enumerate() {
+            for (j, e) in next.iter().enumerate() {
+                let d = (e - p).norm();
+                pairs.push((if d.is_nan() { f64::INFINITY } else { d }, k, j));
+            }
+        }
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (mut branch_done, mut value_done) = (vec![false; n], vec![false; n]);
+        for (_, k, j) in pairs {
+            if !branch_done[k] && !value_done[j] {
+                branch_done[k] = true;
+                value_done[j] = true;
+                out[k].push(next[j]);
+            }
+        }
+    }
+    out
+}
+
+fn draw_eigenvalues<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    look: Look,
+    title: &str,
+    speeds: &[f64],
+    eigenvalues: &[Vec<Complex<f64>>],
+) -> Result<(), Error> {
+    let (v0, v1, lo, hi) = eigenvalue_range(speeds, eigenvalues)?;
+    let tracks = branches(eigenvalues);
+    let pad = 0.05 * (hi - lo).max(1e-12);
+    root.fill(&WHITE).map_err(plot_error)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", look.caption))
+        .margin(look.label)
+        .x_label_area_size(3 * look.label)
+        .y_label_area_size(5 * look.label)
+        .build_cartesian_2d(v0..v1.max(v0 + 1e-12), (lo - pad)..(hi + pad))
+        .map_err(plot_error)?;
+    chart
+        .configure_mesh()
+        .x_desc("v [m/s]")
+        .y_desc("eigenvalue [1/s]")
+        .label_style(("sans-serif", look.label))
+        .light_line_style(BLACK.mix(0.05))
+        .draw()
+        .map_err(plot_error)?;
+    chart
+        .draw_series(LineSeries::new(
+            [(v0, 0.0), (v1, 0.0)],
+            BLACK.mix(0.8).stroke_width(1),
+        ))
+        .map_err(plot_error)?;
+
+    let finite = |z: &Complex<f64>| z.re.is_finite() && z.im.is_finite();
+    let real = RGBColor(0, 70, 170).stroke_width(look.stroke);
+    let imag = RGBColor(215, 80, 0).stroke_width(look.stroke);
+    let (dash, gap) = (3 * look.stroke + 4, 2 * look.stroke + 2);
+    let key = 3 * look.label as i32 / 2;
+    // real parts, solid: one line per branch, broken where a value is not finite
+    for (k, track) in tracks.iter().enumerate() {
+        for run in runs(speeds.len(), |i| finite(&track[i])) {
+            let series = chart
+                .draw_series(LineSeries::new(run.map(|i| (speeds[i], track[i].re)), real))
+                .map_err(plot_error)?;
+            if k == 0 {
+                series
+                    .label("real part")
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + key, y)], real));
+            }
+        }
+    }
+    // imaginary parts, dashed: |Im| where an eigenvalue is complex, joined to the real
+    // axis where a pair of real eigenvalues becomes complex (both of a conjugate pair
+    // draw the same curve)
+    let scale = lo.abs().max(hi.abs()).max(1.0);
+    let complex = |z: &Complex<f64>| finite(z) && z.im.abs() > 1e-9 * scale;
+    let mut labelled = false;
+    for track in &tracks {
+        let segment = |i: usize| {
+            i + 1 < speeds.len()
+                && finite(&track[i])
+                && finite(&track[i + 1])
+                && (complex(&track[i]) || complex(&track[i + 1]))
+        };
+        for run in runs(speeds.len().saturating_sub(1), segment) {
+            let points: Vec<(f64, f64)> = (run.start..=run.end)
+                .map(|i| (speeds[i], track[i].im.abs()))
+                .collect();
+            let series = chart
+                .draw_series(DashedLineSeries::new(points, dash, gap, imag))
+                .map_err(plot_error)?;
+            if !labelled {
+                labelled = true;
+                series.label("imaginary part (|Im|)").legend(move |(x, y)| {
+                    DashedPathElement::new([(x, y), (x + key, y)], dash / 2, gap / 2, imag)
+                });
+            }
+        }
+    }
+    let corner = legend_corner(
+        (v0, v1),
+        (lo - pad, hi + pad),
+        tracks.iter().flat_map(|track| {
+            speeds
+                .iter()
+                .zip(track)
+                .flat_map(|(v, z)| [(*v, z.re), (*v, z.im.abs())])
+        }),
+    );
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", look.label))
+        .position(corner)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(plot_error)?;
+    root.present().map_err(plot_error)?;
+    Ok(())
+}
+
+/// The corner of the plot area `x` by `y` whose legend-sized box (a third of the width,
+/// a sixth of the height) covers the fewest of the `points`.
+fn legend_corner(
+    x: (f64, f64),
+    y: (f64, f64),
+    points: impl Iterator<Item = (f64, f64)>,
+) -> SeriesLabelPosition {
+    let (w, h) = ((x.1 - x.0) / 3.0, (y.1 - y.0) / 6.0);
+    // upper right, upper left, lower right, lower left (the first wins a tie)
+    let mut count = [0usize; 4];
+    for (px, py) in points {
+        let (right, left) = (px >= x.1 - w, px <= x.0 + w);
+        let (upper, lower) = (py >= y.1 - h, py <= y.0 + h);
+        for (k, inside) in [right && upper, left && upper, right && lower, left && lower]
+            .into_iter()
+            .enumerate()
+        {
+            count[k] += usize::from(inside);
+        }
+    }
+    let best = (0..4).min_by_key(|k| count[*k]).unwrap_or(0);
+    match best {
+        0 => SeriesLabelPosition::UpperRight,
+        1 => SeriesLabelPosition::UpperLeft,
+        2 => SeriesLabelPosition::LowerRight,
+        _ => SeriesLabelPosition::LowerLeft,
+    }
+}
+
+/// The maximal runs `a..b` of consecutive indices below `n` where `keep` holds.
+fn runs(n: usize, keep: impl Fn(usize) -> bool) -> Vec<core::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for i in 0..=n {
+        match (i < n && keep(i), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push(s..i);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Check the sweep and return (v min, v max, y min, y max) over the finite real parts,
+/// |imaginary parts| and zero.
+fn eigenvalue_range(
+    speeds: &[f64],
+    eigenvalues: &[Vec<Complex<f64>>],
+) -> Result<(f64, f64, f64, f64), Error> {
+    if speeds.is_empty() || eigenvalues.len() != speeds.len() {
+        return Err(Error::InvalidOptions(format!(
+            "plot: {} parameter values but {} lists of eigenvalues",
+            speeds.len(),
+            eigenvalues.len()
+        )));
+    }
+    let n = eigenvalues[0].len();
+    if n == 0 || eigenvalues.iter().any(|e| e.len() != n) {
+        return Err(Error::InvalidOptions(
+            "plot: every parameter value needs the same (non-zero) number of eigenvalues".into(),
+        ));
+    }
+    if speeds.iter().any(|v| !v.is_finite()) {
+        return Err(Error::InvalidOptions(
+            "plot: the parameter values must be finite".into(),
+        ));
+    }
+    let v0 = speeds.iter().copied().fold(f64::INFINITY, f64::min);
+    let v1 = speeds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    for z in eigenvalues.iter().flatten() {
+        for y in [z.re, z.im.abs()] {
+            if y.is_finite() {
+                lo = lo.min(y);
+                hi = hi.max(y);
+            }
+        }
+    }
+    Ok((v0, v1, lo, hi))
+}
+
+/// Draw eigenvalues against a parameter into a 1200x720 PNG file, like Meijaard et al.
+/// 2007, fig. 3: the real parts solid, the imaginary parts (their absolute values, where
+/// non-zero) dashed, and the zero line; x is labelled `v [m/s]`, y `eigenvalue [1/s]`.
+///
+/// `eigenvalues[i]` are the eigenvalues at `speeds[i]`, in any order (each eigenvalue is
+/// followed from one speed to the next by nearness); every list must have the same length.
+/// The path must end in `.png` and its folder must exist.
+///
+/// ```
+/// use nonholo_runtime::nalgebra::Complex;
+/// // s^2 + 2 (2 - v) s + 4 = 0: an oscillation whose damping changes sign at v = 2
+/// let speeds: Vec<f64> = (0..=40).map(|i| 0.1 * f64::from(i)).collect();
+/// let eigenvalues: Vec<Vec<Complex<f64>>> = speeds
+///     .iter()
+///     .map(|v| {
+///         let (re, disc) = (v - 2.0, (v - 2.0) * (v - 2.0) - 4.0);
+///         let root = Complex::new(disc, 0.0).sqrt();
+///         vec![Complex::new(re, 0.0) + root, Complex::new(re, 0.0) - root]
+///     })
+///     .collect();
+/// let path = std::env::temp_dir().join("nonholo_doc_eigenvalues.png");
+/// nonholo_runtime::plot::plot_eigenvalues_png(&path, "eigenvalues", &speeds, &eigenvalues)?;
+/// assert!(std::fs::read(&path)?.starts_with(b"\x89PNG\r\n\x1a\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn plot_eigenvalues_png(
+    path: impl AsRef<Path>,
+    title: &str,
+    speeds: &[f64],
+    eigenvalues: &[Vec<Complex<f64>>],
+) -> Result<(), Error> {
+    eigenvalue_range(speeds, eigenvalues)?;
+    let root = png_root(path.as_ref(), PNG_LOOK)?;
+    draw_eigenvalues(root, PNG_LOOK, title, speeds, eigenvalues)
+}
+
+/// [`plot_eigenvalues_png`] as an SVG file.
+///
+/// ```
+/// use nonholo_runtime::nalgebra::Complex;
+/// let speeds = [0.0, 1.0, 2.0];
+/// let eigenvalues: Vec<Vec<Complex<f64>>> = speeds
+///     .iter()
+///     .map(|v| vec![Complex::new(-1.0 + v, 2.0), Complex::new(-1.0 + v, -2.0)])
+///     .collect();
+/// let path = std::env::temp_dir().join("nonholo_doc_eigenvalues.svg");
+/// nonholo_runtime::plot::plot_eigenvalues_svg(&path, "eigenvalues", &speeds, &eigenvalues)?;
+/// assert!(std::fs::read_to_string(&path)?.starts_with("<svg"));
+/// // one list of eigenvalues per speed
+/// let err = nonholo_runtime::plot::plot_eigenvalues_svg(&path, "", &speeds, &eigenvalues[1..]);
+/// assert!(matches!(err, Err(nonholo_runtime::Error::InvalidOptions(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn plot_eigenvalues_svg(
+    path: impl AsRef<Path>,
+    title: &str,
+    speeds: &[f64],
+    eigenvalues: &[Vec<Complex<f64>>],
+) -> Result<(), Error> {
+    eigenvalue_range(speeds, eigenvalues)?;
+    let root = svg_root(path.as_ref(), SVG_LOOK)?;
+    draw_eigenvalues(root, SVG_LOOK, title, speeds, eigenvalues)
+}
+
 impl Trajectory {
+    fn columns(&self, columns: &[&str]) -> Result<Vec<Vec<f64>>, Error> {
+        columns
+            .iter()
+            .map(|c| {
+                self.column(c).ok_or_else(|| {
+                    Error::InvalidOptions(format!("plot: no column `{c}` in the trajectory"))
+                })
+            })
+            .collect()
+    }
+
+    fn energy_drift<M: Model>(&self, model: &M) -> Result<Vec<f64>, Error> {
+        let e = self.energy(model)?;
+        let e0 = e.first().copied().unwrap_or(0.0);
+        Ok(e.iter().map(|x| x - e0).collect())
+    }
+
     /// Plot the named columns (coordinate or speed names) against time into an SVG file.
+    ///
+    /// ```
+    /// use nonholo_runtime::Trajectory;
+    /// let mut tr = Trajectory::from_names(&["x"], &["v"]);
+    /// for i in 0..=10 {
+    ///     let t = 0.1 * f64::from(i);
+    ///     tr.push(t, &[t, 1.0], &[1.0, 0.0])?;
+    /// }
+    /// let path = std::env::temp_dir().join("nonholo_doc_trajectory.svg");
+    /// tr.plot_svg(&path, "uniform motion", &["x", "v"])?;
+    /// assert!(std::fs::read_to_string(&path)?.contains("uniform motion"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn plot_svg(
         &self,
         path: impl AsRef<Path>,
         title: &str,
         columns: &[&str],
     ) -> Result<(), Error> {
-        let mut data: Vec<(&str, Vec<f64>)> = Vec::with_capacity(columns.len());
-        for c in columns {
-            let v = self.column(c).ok_or_else(|| {
-                Error::InvalidOptions(format!("plot: no column `{c}` in the trajectory"))
-            })?;
-            data.push((c, v));
-        }
-        let series: Vec<(&str, &[f64])> = data.iter().map(|(n, v)| (*n, v.as_slice())).collect();
+        let data = self.columns(columns)?;
+        let series: Vec<(&str, &[f64])> = columns
+            .iter()
+            .zip(&data)
+            .map(|(n, v)| (*n, v.as_slice()))
+            .collect();
         plot_series_svg(path, title, self.times(), &series)
+    }
+
+    /// Plot the named columns (coordinate or speed names) against time into a PNG file
+    /// (the path must end in `.png`).
+    ///
+    /// ```
+    /// use nonholo_runtime::Trajectory;
+    /// let mut tr = Trajectory::from_names(&["x"], &["v"]);
+    /// for i in 0..=50 {
+    ///     let t = 0.1 * f64::from(i);
+    ///     tr.push(t, &[t.cos(), -t.sin()], &[-t.sin(), -t.cos()])?;
+    /// }
+    /// let path = std::env::temp_dir().join("nonholo_doc_trajectory.png");
+    /// tr.plot_png(&path, "oscillator", &["x", "v"])?;
+    /// assert!(std::fs::read(&path)?.starts_with(b"\x89PNG\r\n\x1a\n"));
+    /// assert!(tr.plot_png(&path, "oscillator", &["y"]).is_err()); // no such column
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn plot_png(
+        &self,
+        path: impl AsRef<Path>,
+        title: &str,
+        columns: &[&str],
+    ) -> Result<(), Error> {
+        let data = self.columns(columns)?;
+        let series: Vec<(&str, &[f64])> = columns
+            .iter()
+            .zip(&data)
+            .map(|(n, v)| (*n, v.as_slice()))
+            .collect();
+        plot_series_png(path, title, self.times(), &series)
     }
 
     /// Plot the energy's deviation from its initial value against time into an SVG file.
@@ -96,10 +579,65 @@ impl Trajectory {
         model: &M,
         path: impl AsRef<Path>,
     ) -> Result<(), Error> {
-        let e = self.energy(model)?;
-        let e0 = e.first().copied().unwrap_or(0.0);
-        let de: Vec<f64> = e.iter().map(|x| x - e0).collect();
+        let de = self.energy_drift(model)?;
         plot_series_svg(
+            path,
+            "energy - energy(t0)",
+            self.times(),
+            &[("energy drift", &de)],
+        )
+    }
+
+    /// Plot the energy's deviation from its initial value against time into a PNG file
+    /// (the path must end in `.png`).
+    ///
+    /// ```
+    /// # use nonholo_runtime::{Error, Formulation, Model};
+    /// # struct Osc;
+    /// # impl Model for Osc {
+    /// #     const COORDINATES: &'static [&'static str] = &["x"];
+    /// #     const SPEEDS: &'static [&'static str] = &["v"];
+    /// #     const PARAMETERS: &'static [&'static str] = &[];
+    /// #     const CONSTRAINTS: &'static [&'static str] = &[];
+    /// #     const NQ: usize = 1;
+    /// #     const NZ: usize = 1;
+    /// #     const NC: usize = 0;
+    /// #     const DIM: usize = 2;
+    /// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
+    /// #     const EQUATIONS: &'static str = "dot(x) = v\ndot(v) = -x";
+    /// #     type State = [f64; 2];
+    /// #     const ZERO_STATE: [f64; 2] = [0.0; 2];
+    /// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
+    /// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
+    /// #         d[0] = s[1]; d[1] = -s[0]; Ok(())
+    /// #     }
+    /// #     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
+    /// #         qd[0] = z[0]; Ok(())
+    /// #     }
+    /// #     fn state_from_qdot(&self, _t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 2], Error> {
+    /// #         Ok([q[0], qd[0]])
+    /// #     }
+    /// #     fn energy(&self, _t: f64, s: &[f64]) -> Result<f64, Error> {
+    /// #         Ok(0.5 * (s[0] * s[0] + s[1] * s[1]))
+    /// #     }
+    /// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
+    /// #         -> Result<(), Error> { Ok(()) }
+    /// # }
+    /// // RK4 on the harmonic oscillator: a small steady energy drift
+    /// use nonholo_runtime::{integrate_rk4, Trajectory};
+    /// let tr: Trajectory = integrate_rk4(&Osc, &[1.0, 0.0], 0.0, 0.05, 200)?;
+    /// let path = std::env::temp_dir().join("nonholo_doc_energy.png");
+    /// tr.plot_energy_png(&Osc, &path)?;
+    /// assert!(std::fs::read(&path)?.starts_with(b"\x89PNG\r\n\x1a\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn plot_energy_png<M: Model>(
+        &self,
+        model: &M,
+        path: impl AsRef<Path>,
+    ) -> Result<(), Error> {
+        let de = self.energy_drift(model)?;
+        plot_series_png(
             path,
             "energy - energy(t0)",
             self.times(),
