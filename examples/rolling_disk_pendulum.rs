@@ -13,6 +13,7 @@
 //! cargo run --release --example rolling_disk_pendulum                 # the summary
 //! cargo run --release --example rolling_disk_pendulum -- --equations  # + the derived equations
 //! cargo run --release --example rolling_disk_pendulum -- --csv        # + rolling_disk_pendulum.csv
+//! cargo run --release --features plot --example rolling_disk_pendulum  # + PNGs in target/plots
 //! ```
 use nonholo::models::RollingDiskPendulum;
 use nonholo::prelude::*;
@@ -181,14 +182,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     #[cfg(feature = "plot")]
     {
-        traj.plot_svg(
-            "rolling_disk_pendulum.svg",
-            "unicycle with rider",
-            &["phi", "theta", "theta1"],
-        )?;
-        traj.plot_energy_svg(&uni, "rolling_disk_pendulum_energy.svg")?;
+        let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots");
+        let dir = nonholo::plot::plots_dir(target)?;
+        let (angles, energy) = (
+            dir.join("rolling_disk_pendulum.png"),
+            dir.join("rolling_disk_pendulum_energy.png"),
+        );
+        traj.plot_png(&angles, "unicycle with rider", &["phi", "theta", "theta1"])?;
+        traj.plot_energy_png(&uni, &energy)?;
         println!(
-            "Plots written to rolling_disk_pendulum.svg and rolling_disk_pendulum_energy.svg."
+            "Plots written to {} and {}.",
+            angles.display(),
+            energy.display()
         );
     }
     Ok(())

@@ -4,7 +4,7 @@
 //! F_lateral = -m g sin(alpha) sin(theta)) and plotted (feature `plot`).
 //!
 //! `cargo run --release --features plot --example skate_reactions` writes
-//! `skate_reactions.svg`.
+//! `target/plots/skate_reactions.png` (or into `$NONHOLO_PLOTS`).
 use nonholo::prelude::*;
 
 nonholo::skate_model! {
@@ -45,8 +45,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("final state {:?}", traj.last());
     #[cfg(feature = "plot")]
     {
-        nonholo::plot::plot_series_svg(
-            "skate_reactions.svg",
+        let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots");
+        let path = nonholo::plot::plots_dir(target)?.join("skate_reactions.png");
+        nonholo::plot::plot_series_png(
+            &path,
             "skate: lateral reaction force vs Newton (m v w - F_lateral)",
             traj.times(),
             &[
@@ -55,7 +57,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ("lambda", &lambda),
             ],
         )?;
-        println!("wrote skate_reactions.svg");
+        println!("wrote {}", path.display());
     }
     #[cfg(not(feature = "plot"))]
     let _ = (lateral, newton, lambda);

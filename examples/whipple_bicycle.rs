@@ -91,12 +91,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     #[cfg(feature = "plot")]
     {
-        let dir = match std::env::var_os("NONHOLO_PLOTS") {
-            Some(dir) if !dir.is_empty() => std::path::PathBuf::from(dir),
-            _ => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots"),
-        };
-        std::fs::create_dir_all(&dir)?;
-        let path = dir.join("whipple_eigenvalues.png");
+        let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots");
+        let path = nonholo::plot::plots_dir(target)?.join("whipple_eigenvalues.png");
         nonholo::plot::plot_eigenvalues_png(
             &path,
             "Whipple bicycle (Meijaard et al. 2007): eigenvalues of upright straight running",
