@@ -3,6 +3,8 @@
 //! IR [`model`]. Data flows one way; every stage records errors in a shared
 //! [`ctxt::Ctxt`] so that all mistakes are reported at once, each on the user's span.
 
+// The crate docs map the pipeline's private stages (`cargo doc --document-private-items`).
+#![allow(rustdoc::private_intra_doc_links)]
 // Matrix code indexes like the papers' formulas (A_ij, G_ab); iterator rewrites obscure it.
 #![allow(clippy::needless_range_loop)]
 
