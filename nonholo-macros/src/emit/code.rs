@@ -318,6 +318,14 @@ fn product(
     }
 }
 
+/// `return Err(SingularMassMatrix { t, state })`, for the generated functions with `t`
+/// and `state` in scope whose linear solve failed.
+pub fn singular_mass_matrix() -> TokenStream {
+    quote! {
+        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+    }
+}
+
 pub fn ident_for(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }

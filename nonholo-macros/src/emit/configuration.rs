@@ -1,6 +1,6 @@
-//! Configuration constraints `f(q, t) = 0`: the residual, Newton's method on the solved
-//! coordinates with the exact Jacobian `df/dq_solve`, and the consistency check that
-//! `state_from_qdot` runs first.
+//! Configuration constraints `f(q, t) = 0`: the residual, its exact Jacobian `df/dq`,
+//! Newton's method on the solved coordinates (the Jacobian's columns for them), and the
+//! consistency check that `state_from_qdot` runs first.
 
 use super::code::{bind_array, block, ident_for, lit_usize, Bindings};
 use crate::model::Lowered;
@@ -49,19 +49,12 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
         quote! { __jac[#i] = #e; }
     });
     let kn = lit_usize(k * n);
-    // residual and Jacobian d f_i / d q_solve_j in one block
-    let mut graph_outputs = c.residuals.clone();
-    for i in 0..k {
-        graph_outputs.extend(c.solve.iter().map(|j| c.jacobian[i * n + j]));
-    }
-    let (n_lets, n_out) = block(g, &graph_outputs, &b, "n");
-    let n_r = n_out[..k].iter().enumerate().map(|(i, e)| {
-        let i = lit_usize(i);
-        quote! { __f[#i] = #e; }
-    });
-    let n_j = n_out[k..].iter().enumerate().map(|(ij, e)| {
-        let (i, j) = (lit_usize(ij / k), lit_usize(ij % k));
-        quote! { __j[#i][#j] = #e; }
+    // Newton's Jacobian: the solved coordinates' columns of the whole one
+    let pick = (0..k).flat_map(|i| {
+        c.solve.iter().enumerate().map(move |(j, qj)| {
+            let (il, jl, at) = (lit_usize(i), lit_usize(j), lit_usize(i * n + qj));
+            quote! { __j[#il][#jl] = __jac[#at]; }
+        })
     });
     let steps = c.solve.iter().enumerate().map(|(j, qi)| {
         let (j, qi) = (lit_usize(j), lit_usize(*qi));
@@ -94,16 +87,16 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
 
         fn solve_configuration(&self, t: f64, q: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
             let __qm: &mut [f64; #nq] = ::nonholo::__private::as_array_mut(q, "q")?;
-            #plets
             const NEWTON_STEPS: usize = 50;
             let mut __left = f64::INFINITY;
             for _ in 0..NEWTON_STEPS {
                 let __q: [f64; #nq] = *__qm;
                 let mut __f = [0.0f64; #kl];
+                let mut __jac = [0.0f64; #kn];
+                ::nonholo::Model::configuration_residual(self, t, &__q, &mut __f)?;
+                ::nonholo::Model::configuration_jacobian(self, t, &__q, &mut __jac)?;
                 let mut __j = [[0.0f64; #kl]; #kl];
-                #n_lets
-                #(#n_r)*
-                #(#n_j)*
+                #(#pick)*
                 __left = __f.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
                 let ::core::option::Option::Some(__dx) = ::nonholo::linalg::solve_lu(&__j, &__f) else {
                     break;

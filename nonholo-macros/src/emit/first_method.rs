@@ -2,7 +2,7 @@
 //! with G's independent blocks solved apart (1x1 by division, 2x2 in closed form,
 //! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
 
-use super::code::{bind_array, ident_for, lit_usize, Bindings, Layout};
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
@@ -28,9 +28,7 @@ pub fn hooks(
     let syms = &low.syms;
     let (nq, nz) = (syms.q.len(), syms.z.len());
     let b_state = state_bindings(base, &syms.q, &syms.z);
-    let singular = quote! {
-        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
-    };
+    let singular = singular_mass_matrix();
 
     // rhs
     let diagonal = d.mass_matrix_g.is_diagonal(g);
@@ -324,9 +322,7 @@ fn jvp_body(
     nq: usize,
 ) -> TokenStream {
     let nz = d.mass_matrix_g.r;
-    let singular = quote! {
-        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
-    };
+    let singular = singular_mass_matrix();
     let mut b_jvp = b_state.clone();
     bind_array(&mut b_jvp, &jvp.dirs, &ident_for(dir));
     let mut jl = Layout::new();

@@ -2,7 +2,7 @@
 //! run time from A, L, C_qd and the drift (`__private::multipliers`), plus the inherent
 //! `multipliers` and `reaction_forces`.
 
-use super::code::{bind_array, ident_for, lit_usize, Bindings, Layout};
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::multipliers::SecondMethod;
@@ -32,9 +32,7 @@ pub fn hooks(
     let mut b_qqd = base.clone();
     bind_array(&mut b_qqd, &syms.q, &ident_for("__q"));
     bind_array(&mut b_qqd, &syms.qd, &ident_for("__qd"));
-    let singular = quote! {
-        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
-    };
+    let singular = singular_mass_matrix();
 
     // (qdd, lambda) from A, L, C_qd and the drift (Benenti's eqs. 8.6, 8.12)
     let mut l = Layout::new();

@@ -17,11 +17,8 @@ pub struct Jvp {
     pub dforcing: Vec<Id>,
 }
 
-fn directions(g: &mut Graph, state: &[u32]) -> (Vec<u32>, HashMap<u32, Id>) {
-    directions_named(g, state, "v")
-}
-
-fn directions_named(g: &mut Graph, state: &[u32], prefix: &str) -> (Vec<u32>, HashMap<u32, Id>) {
+/// One direction symbol `prefix[k]` per symbol of `state`, and the map to them.
+fn directions(g: &mut Graph, state: &[u32], prefix: &str) -> (Vec<u32>, HashMap<u32, Id>) {
     let dirs: Vec<u32> = (0..state.len())
         .map(|k| g.new_symbol(&format!("{prefix}[{k}]")))
         .collect();
@@ -42,8 +39,8 @@ pub fn first_method(
     forcing: &[Id],
 ) -> Jvp {
     let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
-    let (dirs, map) = directions(g, &state);
-    along(g, dirs, &map, qdot, mass_matrix_g, forcing)
+    let (dirs, map) = directions(g, &state, "v");
+    along(g, dirs, map, qdot, mass_matrix_g, forcing)
 }
 
 /// JVP pieces along the parameters that enter only the generalized forces (inputs:
@@ -57,24 +54,23 @@ pub fn first_method_params(
     inputs: &[bool],
     (qdot, mass_matrix_g, forcing): (&[Id], &Mat, &[Id]),
 ) -> Jvp {
-    let (dirs, mut map) = directions_named(g, &syms.params, "dp");
+    let (dirs, mut map) = directions(g, &syms.params, "dp");
     for (k, p) in syms.params.iter().enumerate() {
         if !inputs[k] {
             map.remove(p);
         }
     }
-    along(g, dirs, &map, qdot, mass_matrix_g, forcing)
+    along(g, dirs, map, qdot, mass_matrix_g, forcing)
 }
 
 fn along(
     g: &mut Graph,
     dirs: Vec<u32>,
-    map: &HashMap<u32, Id>,
+    map: HashMap<u32, Id>,
     qdot: &[Id],
     mass_matrix_g: &Mat,
     forcing: &[Id],
 ) -> Jvp {
-    let map = map.clone();
     let mut memo = HashMap::new();
     let dqdot = qdot
         .iter()
@@ -111,7 +107,7 @@ pub fn second_method(
     drift: &[Id],
 ) -> MultiplierJvp {
     let state: Vec<u32> = syms.q.iter().chain(&syms.qd).copied().collect();
-    let (dirs, map) = directions(g, &state);
+    let (dirs, map) = directions(g, &state, "v");
     let mut memo = HashMap::new();
     let da = mass_matrix_a.directional(g, &map, &mut memo);
     let dc = constraint_jacobian.directional(g, &map, &mut memo);

@@ -296,13 +296,9 @@ impl Trajectory {
         title: &str,
         columns: &[&str],
     ) -> Result<(), Error> {
-        let data = self.columns(columns)?;
-        let series: Vec<(&str, &[f64])> = columns
-            .iter()
-            .zip(&data)
-            .map(|(n, v)| (*n, v.as_slice()))
-            .collect();
-        plot_series_svg(path, title, self.times(), &series)
+        self.with_columns(columns, |series| {
+            plot_series_svg(path, title, self.times(), series)
+        })
     }
 
     /// Plot the named columns (coordinate or speed names) against time into a PNG file
@@ -327,13 +323,24 @@ impl Trajectory {
         title: &str,
         columns: &[&str],
     ) -> Result<(), Error> {
+        self.with_columns(columns, |series| {
+            plot_series_png(path, title, self.times(), series)
+        })
+    }
+
+    /// `draw` applied to the named columns as (name, values) series.
+    fn with_columns(
+        &self,
+        columns: &[&str],
+        draw: impl FnOnce(&[(&str, &[f64])]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let data = self.columns(columns)?;
         let series: Vec<(&str, &[f64])> = columns
             .iter()
             .zip(&data)
             .map(|(n, v)| (*n, v.as_slice()))
             .collect();
-        plot_series_png(path, title, self.times(), &series)
+        draw(&series)
     }
 
     /// Plot the energy's deviation from its initial value against time into an SVG file.
