@@ -25,6 +25,7 @@
 //! skate.rhs(0.0, &state, &mut d).unwrap();
 //! assert_eq!(&d[..3], &[1.0, 0.0, 1.0]);
 //! ```
+#![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
 // Lets the macro's absolute paths (`::nonholo::...`) resolve inside this crate too.
@@ -43,7 +44,7 @@ pub mod prelude {
     pub use nonholo_runtime::{linearize, Linearize};
     #[cfg(feature = "diffsol")]
     pub use nonholo_runtime::{simulate, Method, Options};
-    pub use nonholo_runtime::{Error, Formulation, Model, Trajectory};
+    pub use nonholo_runtime::{Error, Formulation, Model, Scalar, Trajectory};
 }
 
 /// The README's examples, compiled and run as doctests.

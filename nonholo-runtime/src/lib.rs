@@ -54,6 +54,7 @@ pub mod model;
 pub mod plot;
 mod private;
 pub mod rk4;
+pub mod scalar;
 // Private so that `simulate` names one thing, the function.
 #[cfg(feature = "diffsol")]
 mod simulate;
@@ -66,7 +67,11 @@ pub use linearize::{eigenvalues, linearize, Linearization, Linearize};
 pub use model::{check_velocities, Formulation, Model};
 /// The linear algebra of [`Linearization`] (its matrices are `nalgebra::DMatrix<f64>`).
 pub use nalgebra;
-pub use rk4::{integrate_rk4, rk4_step};
+/// num-dual, whose dual numbers implement [`Scalar`] (feature `dual`).
+#[cfg(feature = "dual")]
+pub use num_dual;
+pub use rk4::{integrate_rk4, rk4_step, rk4_step_generic};
+pub use scalar::Scalar;
 #[cfg(feature = "diffsol")]
 pub use simulate::{simulate, Method, Options};
 pub use trajectory::Trajectory;

@@ -4,7 +4,7 @@
 //! `simulate` (feature `diffsol`).
 
 use crate::model::{check_state, validate_layout};
-use crate::{Error, Model, SimulationError, Trajectory};
+use crate::{Error, Model, Scalar, SimulationError, Trajectory};
 
 /// Tolerance of the initial constraint check in [`integrate_rk4`] (relative, as in
 /// [`check_state`]).
@@ -69,43 +69,99 @@ fn step_with_k1<M: Model>(
     dt: f64,
     k1: &M::State,
 ) -> Result<(), Error> {
-    let y = state.as_ref();
-    if y.len() != M::DIM {
+    if state.as_ref().len() != M::DIM {
         return Err(Error::Dimension {
             what: "M::State",
             expected: M::DIM,
-            found: y.len(),
+            found: state.as_ref().len(),
         });
     }
     let (mut k2, mut k3, mut k4, mut tmp) =
         (M::ZERO_STATE, M::ZERO_STATE, M::ZERO_STATE, M::ZERO_STATE);
-    // tmp = y + a k, written as a closure over slices so no stage indexes anything.
-    let stage = |tmp: &mut M::State, k: &M::State, a: f64| {
-        for ((o, yi), ki) in tmp.as_mut().iter_mut().zip(y).zip(k.as_ref()) {
-            *o = yi + a * ki;
+    let ks = [k2.as_mut(), k3.as_mut(), k4.as_mut()];
+    stages(
+        |t, y, d| model.rhs(t, y, d),
+        t,
+        state.as_ref(),
+        dt,
+        k1.as_ref(),
+        ks,
+        tmp.as_mut(),
+    )?;
+    *state = tmp;
+    Ok(())
+}
+
+/// The stages of one RK4 step from `(t, y)` with `k1 = f(t, y)` given: the new state in
+/// `out`, or the first error of `f`, or [`Error::NonFinite`].
+fn stages<S: Scalar>(
+    mut f: impl FnMut(S, &[S], &mut [S]) -> Result<(), Error>,
+    t: S,
+    y: &[S],
+    dt: S,
+    k1: &[S],
+    [k2, k3, k4]: [&mut [S]; 3],
+    out: &mut [S],
+) -> Result<(), Error> {
+    // out = y + a k, as the stage argument (out is the scratch buffer until the end).
+    let stage = |out: &mut [S], k: &[S], a: S| {
+        for ((o, yi), ki) in out.iter_mut().zip(y).zip(k) {
+            *o = *yi + a * *ki;
         }
     };
-    let h2 = 0.5 * dt;
-    stage(&mut tmp, k1, h2);
-    model.rhs(t + h2, tmp.as_ref(), k2.as_mut())?;
-    stage(&mut tmp, &k2, h2);
-    model.rhs(t + h2, tmp.as_ref(), k3.as_mut())?;
-    stage(&mut tmp, &k3, dt);
-    model.rhs(t + dt, tmp.as_ref(), k4.as_mut())?;
-
-    let w = dt / 6.0;
-    let stages = k1.as_ref().iter().zip(k2.as_ref()).zip(k3.as_ref());
-    for ((o, yi), (((a, b), c), d)) in tmp.as_mut().iter_mut().zip(y).zip(stages.zip(k4.as_ref())) {
-        *o = yi + w * (a + 2.0 * b + 2.0 * c + d);
+    let h2 = S::from_f64(0.5) * dt;
+    stage(out, k1, h2);
+    f(t + h2, out, k2)?;
+    stage(out, k2, h2);
+    f(t + h2, out, k3)?;
+    stage(out, k3, dt);
+    f(t + dt, out, k4)?;
+    let (w, two) = (dt / S::from_f64(6.0), S::from_f64(2.0));
+    let ks = k1.iter().zip(k2.iter()).zip(k3.iter()).zip(k4.iter());
+    for ((o, yi), (((a, b), c), d)) in out.iter_mut().zip(y).zip(ks) {
+        *o = *yi + w * (*a + two * *b + two * *c + *d);
     }
-    if tmp.as_ref().iter().any(|x| !x.is_finite()) {
+    if !crate::__private::all_finite(out) {
         return Err(Error::NonFinite {
             what: "RK4 state",
-            t: t + dt,
-            state: tmp.as_ref().to_vec(),
+            t: (t + dt).re(),
+            state: crate::__private::to_vec(out),
         });
     }
-    *state = tmp;
+    Ok(())
+}
+
+/// One classical RK4 step of `dy/dt = f(t, y)` in any [`Scalar`]: for `f32` models on a
+/// microcontroller, or dual numbers (forward sensitivities of the trajectory).
+///
+/// `f` is typically a model's `rhs_generic`. Stage buffers live on the stack: no heap
+/// allocation unless an error is returned. On error, `state` is left unchanged.
+///
+/// ```
+/// use nonholo_runtime::{rk4_step_generic, Error};
+/// // dx/dt = -x in single precision.
+/// let mut x = [1.0f32];
+/// let decay = |_t: f32, s: &[f32], d: &mut [f32]| -> Result<(), Error> {
+///     d[0] = -s[0];
+///     Ok(())
+/// };
+/// for _ in 0..10 {
+///     rk4_step_generic(decay, 0.0, &mut x, 0.1).unwrap();
+/// }
+/// assert!((x[0] - (-1.0f32).exp()).abs() < 1e-6);
+/// ```
+pub fn rk4_step_generic<S: Scalar, const N: usize>(
+    mut f: impl FnMut(S, &[S], &mut [S]) -> Result<(), Error>,
+    t: S,
+    state: &mut [S; N],
+    dt: S,
+) -> Result<(), Error> {
+    let zero = S::from_f64(0.0);
+    let (mut k1, mut k2, mut k3, mut k4, mut out) =
+        ([zero; N], [zero; N], [zero; N], [zero; N], [zero; N]);
+    f(t, state, &mut k1)?;
+    stages(f, t, state, dt, &k1, [&mut k2, &mut k3, &mut k4], &mut out)?;
+    *state = out;
     Ok(())
 }
 

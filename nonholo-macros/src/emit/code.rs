@@ -13,15 +13,60 @@ use std::collections::HashMap;
 /// How each symbol is read in a generated function.
 pub type Bindings = HashMap<u32, TokenStream>;
 
-/// Straight-line code computing `outputs`: (let statements, one expression per output).
-/// Auxiliary symbols (`Graph::define`) reachable from the outputs are computed first, in
-/// definition order, each once.
+/// The number type a generated function computes in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Num {
+    /// `f64` (the `Model` impl).
+    F64,
+    /// The struct's type parameter `__S: ::nonholo::Scalar` (`rhs_generic` and friends):
+    /// literals through `__S::from_f64`.
+    Generic,
+}
+
+impl Num {
+    /// The type of the `let`s.
+    pub fn ty(self) -> TokenStream {
+        match self {
+            Num::F64 => quote! { f64 },
+            Num::Generic => quote! { __S },
+        }
+    }
+
+    /// A literal of this type.
+    pub fn lit(self, x: Number) -> TokenStream {
+        self.wrap(lit(x))
+    }
+
+    /// An `f64` expression as this type.
+    pub fn wrap(self, e: TokenStream) -> TokenStream {
+        match self {
+            Num::F64 => e,
+            Num::Generic => quote! { <__S as ::nonholo::Scalar>::from_f64(#e) },
+        }
+    }
+}
+
+/// Straight-line `f64` code computing `outputs` ([`block_in`]).
 pub fn block(
     g: &Graph,
     outputs: &[Id],
     bind: &Bindings,
     prefix: &str,
 ) -> (TokenStream, Vec<TokenStream>) {
+    block_in(g, outputs, bind, prefix, Num::F64)
+}
+
+/// Straight-line code computing `outputs` in `num`: (let statements, one expression per
+/// output). Auxiliary symbols (`Graph::define`) reachable from the outputs are computed
+/// first, in definition order, each once.
+pub fn block_in(
+    g: &Graph,
+    outputs: &[Id],
+    bind: &Bindings,
+    prefix: &str,
+    num: Num,
+) -> (TokenStream, Vec<TokenStream>) {
+    let ty = num.ty();
     // Auxiliary symbols reachable from the outputs, through their definitions too
     // (those bound by the caller are computed there).
     let defined: Vec<u32> = g
@@ -55,29 +100,48 @@ pub fn block(
             let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
             let leaf = matches!(g.node(id), Node::Num(_) | Node::Sym(_));
             if shared && !leaf && id != root {
-                let e = render(g, id, bind, names);
+                let e = render(
+                    &Ctx {
+                        g,
+                        bind,
+                        names,
+                        num,
+                    },
+                    id,
+                );
                 let name = format_ident!("__{}{}", prefix, k);
                 k += 1;
-                lets.extend(quote! { let #name: f64 = #e; });
+                lets.extend(quote! { let #name: #ty = #e; });
                 names.insert(id, quote! { #name });
             }
         }
     };
     for (s, root) in defined.iter().zip(&roots) {
         emit_shared(*root, &bind, &mut names, &mut lets);
-        let e = render(g, *root, &bind, &names);
+        let e = render(
+            &Ctx {
+                g,
+                bind: &bind,
+                names: &names,
+                num,
+            },
+            *root,
+        );
         let name = format_ident!("__{}d{}", prefix, s);
-        lets.extend(quote! { let #name: f64 = #e; });
+        lets.extend(quote! { let #name: #ty = #e; });
         bind.insert(*s, quote! { #name });
         names.insert(*root, quote! { #name });
     }
     for o in outputs {
         emit_shared(*o, &bind, &mut names, &mut lets);
     }
-    let outs = outputs
-        .iter()
-        .map(|o| render(g, *o, &bind, &names))
-        .collect();
+    let cx = Ctx {
+        g,
+        bind: &bind,
+        names: &names,
+        num,
+    };
+    let outs = outputs.iter().map(|o| render(&cx, *o)).collect();
     (lets, outs)
 }
 
@@ -119,16 +183,27 @@ pub fn lit(x: Number) -> TokenStream {
     }
 }
 
-fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) -> TokenStream {
-    if let Some(n) = names.get(&id) {
+/// What rendering a node needs: the graph, how symbols and shared nodes are read, the
+/// number type.
+struct Ctx<'a> {
+    g: &'a Graph,
+    bind: &'a Bindings,
+    names: &'a HashMap<Id, TokenStream>,
+    num: Num,
+}
+
+fn render(cx: &Ctx, id: Id) -> TokenStream {
+    let g = cx.g;
+    if let Some(n) = cx.names.get(&id) {
         return n.clone();
     }
     match g.node(id) {
-        Node::Num(n) => lit(*n),
-        Node::Sym(s) => bind
+        Node::Num(n) => cx.num.lit(*n),
+        Node::Sym(s) => cx
+            .bind
             .get(s)
             .cloned()
-            .unwrap_or_else(|| quote! { ::core::f64::NAN }),
+            .unwrap_or_else(|| cx.num.wrap(quote! { ::core::f64::NAN })),
         Node::Add(c, ts) => {
             let terms: Vec<Term> = ts
                 .iter()
@@ -140,10 +215,10 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
                     },
                 })
                 .collect();
-            let mut out = factored(g, terms, bind, names);
+            let mut out = factored(cx, terms);
             if !c.is_zero() {
                 let neg = c.is_negative();
-                let l = lit(if neg { c.neg() } else { *c });
+                let l = cx.num.lit(if neg { c.neg() } else { *c });
                 out.extend(if neg {
                     quote! { - #l }
                 } else {
@@ -152,20 +227,25 @@ fn render(g: &Graph, id: Id, bind: &Bindings, names: &HashMap<Id, TokenStream>) 
             }
             quote! { (#out) }
         }
-        Node::Mul(fs) => product(g, fs, bind, names),
+        Node::Mul(fs) => product(cx, fs),
+        // Through the trait, so the code names no std item and works in any scalar.
         Node::Fn(f, a) => {
-            let a = render(g, *a, bind, names);
-            if *f == Func::Sign {
-                return quote! { ::nonholo::__private::signum0(#a) };
-            }
-            let m = Ident::new(f.name(), Span::call_site());
-            quote! { (#a).#m() }
+            let a = render(cx, *a);
+            let m = Ident::new(
+                if *f == Func::Sign {
+                    "signum0"
+                } else {
+                    f.name()
+                },
+                Span::call_site(),
+            );
+            quote! { ::nonholo::Scalar::#m(#a) }
         }
         Node::Fn2(f, a, b) => {
-            let a = render(g, *a, bind, names);
-            let b = render(g, *b, bind, names);
+            let a = render(cx, *a);
+            let b = render(cx, *b);
             let m = Ident::new(f.name(), Span::call_site());
-            quote! { (#a).#m(#b) }
+            quote! { ::nonholo::Scalar::#m(#a, #b) }
         }
     }
 }
@@ -180,12 +260,7 @@ struct Term {
 /// Horner): the base shared by most terms is factored out of them, recursively, so
 /// `a*x*y + a*x*z + b` renders as `a*x*(y + z) + b` and a shared divisor is divided once.
 /// Ties go to the smaller node id, so the output is deterministic.
-fn factored(
-    g: &Graph,
-    terms: Vec<Term>,
-    bind: &Bindings,
-    names: &HashMap<Id, TokenStream>,
-) -> TokenStream {
+fn factored(cx: &Ctx, terms: Vec<Term>) -> TokenStream {
     let mut count: std::collections::BTreeMap<(Id, bool), (usize, i32)> = Default::default();
     for t in &terms {
         for (b, e) in &t.fs {
@@ -200,7 +275,7 @@ fn factored(
         .max_by(|x, y| x.1 .0.cmp(&y.1 .0).then(y.0.cmp(x.0)))
         .map(|((b, pos), (_, e))| (*b, *pos, *e));
     let Some((base, positive, e)) = best else {
-        return plain_sum(g, &terms, bind, names);
+        return plain_sum(cx, &terms);
     };
     let mut with = Vec::new();
     let mut without = Vec::new();
@@ -220,8 +295,8 @@ fn factored(
             None => without.push(t),
         }
     }
-    let inner = factored(g, with, bind, names);
-    let b = power(g, base, e, bind, names);
+    let inner = factored(cx, with);
+    let b = power(cx, base, e);
     let grouped = if positive {
         quote! { #b * (#inner) }
     } else {
@@ -230,28 +305,23 @@ fn factored(
     if without.is_empty() {
         grouped
     } else {
-        let rest = factored(g, without, bind, names);
+        let rest = factored(cx, without);
         quote! { #grouped + #rest }
     }
 }
 
 /// Terms written out one by one, `k*x*y - z + ...`.
-fn plain_sum(
-    g: &Graph,
-    terms: &[Term],
-    bind: &Bindings,
-    names: &HashMap<Id, TokenStream>,
-) -> TokenStream {
+fn plain_sum(cx: &Ctx, terms: &[Term]) -> TokenStream {
     let mut out = TokenStream::new();
     for (i, t) in terms.iter().enumerate() {
         let neg = t.k.is_negative();
         let ak = if neg { t.k.neg() } else { t.k };
         let term = match (t.fs.is_empty(), ak.is_one()) {
-            (true, _) => lit(ak),
-            (false, true) => product(g, &t.fs, bind, names),
+            (true, _) => cx.num.lit(ak),
+            (false, true) => product(cx, &t.fs),
             (false, false) => {
-                let l = lit(ak);
-                let e = product(g, &t.fs, bind, names);
+                let l = cx.num.lit(ak);
+                let e = product(cx, &t.fs);
                 quote! { #l * #e }
             }
         };
@@ -266,44 +336,33 @@ fn plain_sum(
 }
 
 /// `b^e` for `e >= 1`, squares as a product.
-fn power(
-    g: &Graph,
-    b: Id,
-    e: i32,
-    bind: &Bindings,
-    names: &HashMap<Id, TokenStream>,
-) -> TokenStream {
-    let base = render(g, b, bind, names);
+fn power(cx: &Ctx, b: Id, e: i32) -> TokenStream {
+    let base = render(cx, b);
     match e {
         1 => base,
         2 => quote! { (#base * #base) },
         _ => {
             let e = Literal::i32_unsuffixed(e);
-            quote! { #base.powi(#e) }
+            quote! { ::nonholo::Scalar::powi(#base, #e) }
         }
     }
 }
 
 /// `prod b^e` as `(num / (den))`.
-fn product(
-    g: &Graph,
-    fs: &[(Id, i32)],
-    bind: &Bindings,
-    names: &HashMap<Id, TokenStream>,
-) -> TokenStream {
+fn product(cx: &Ctx, fs: &[(Id, i32)]) -> TokenStream {
     let num: Vec<TokenStream> = fs
         .iter()
         .filter(|(_, e)| *e > 0)
-        .map(|(b, e)| power(g, *b, *e, bind, names))
+        .map(|(b, e)| power(cx, *b, *e))
         .collect();
     let den: Vec<TokenStream> = fs
         .iter()
         .filter(|(_, e)| *e < 0)
-        .map(|(b, e)| power(g, *b, -*e, bind, names))
+        .map(|(b, e)| power(cx, *b, -*e))
         .collect();
     let chain = |xs: Vec<TokenStream>| -> TokenStream {
         let mut it = xs.into_iter();
-        let mut acc = it.next().unwrap_or_else(|| quote! { 1.0f64 });
+        let mut acc = it.next().unwrap_or_else(|| cx.num.lit(Number::ONE));
         for x in it {
             acc = quote! { #acc * #x };
         }
@@ -322,7 +381,7 @@ fn product(
 /// and `state` in scope whose linear solve failed.
 pub fn singular_mass_matrix() -> TokenStream {
     quote! {
-        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+        return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t: ::nonholo::Scalar::re(t), state: ::nonholo::__private::to_vec(state) });
     }
 }
 
@@ -330,14 +389,16 @@ pub fn ident_for(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }
 
-/// Bindings of parameters (to locals of the same name), t, and the given symbol groups.
-pub fn param_bindings(m: &Checked, syms: &Symbols) -> (Bindings, TokenStream) {
+/// Bindings of parameters (to locals of the same name) and t, and the `let`s of those
+/// locals in `num`.
+pub fn param_bindings(m: &Checked, syms: &Symbols, num: Num) -> (Bindings, TokenStream) {
     let mut b = Bindings::new();
     b.insert(syms.t, quote! { t });
+    let ty = num.ty();
     let mut lets = TokenStream::new();
     for ((p, _), s) in m.params.iter().zip(&syms.params) {
         b.insert(*s, quote! { #p });
-        lets.extend(quote! { let #p: f64 = self.#p; });
+        lets.extend(quote! { let #p: #ty = self.#p; });
     }
     (b, lets)
 }
@@ -392,9 +453,20 @@ impl Layout {
         }
     }
 
-    /// The block's `let`s and its rendered outputs.
+    /// The block's `let`s and its rendered outputs, in `f64`.
     pub fn block(&self, g: &Graph, bind: &Bindings, prefix: &str) -> (TokenStream, Rendered) {
-        let (lets, out) = block(g, &self.ids, bind, prefix);
+        self.block_in(g, bind, prefix, Num::F64)
+    }
+
+    /// The block's `let`s and its rendered outputs, in `num`.
+    pub fn block_in(
+        &self,
+        g: &Graph,
+        bind: &Bindings,
+        prefix: &str,
+        num: Num,
+    ) -> (TokenStream, Rendered) {
+        let (lets, out) = block_in(g, &self.ids, bind, prefix, num);
         (lets, Rendered(out))
     }
 }

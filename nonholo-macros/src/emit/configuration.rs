@@ -60,7 +60,7 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
         let (j, qi) = (lit_usize(j), lit_usize(*qi));
         quote! {
             __qm[#qi] -= __dx[#j];
-            __step = __step.max(__dx[#j].abs());
+            __step = __step.max(::nonholo::Scalar::abs(__dx[#j]));
         }
     });
     let items = quote! {
@@ -97,13 +97,13 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
                 ::nonholo::Model::configuration_jacobian(self, t, &__q, &mut __jac)?;
                 let mut __j = [[0.0f64; #kl]; #kl];
                 #(#pick)*
-                __left = __f.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
+                __left = __f.iter().fold(0.0f64, |__m, __x| __m.max(::nonholo::Scalar::abs(*__x)));
                 let ::core::option::Option::Some(__dx) = ::nonholo::linalg::solve_lu(&__j, &__f) else {
                     break;
                 };
                 let mut __step = 0.0f64;
                 #(#steps)*
-                let __scale = 1.0 + __q.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
+                let __scale = 1.0 + __q.iter().fold(0.0f64, |__m, __x| __m.max(::nonholo::Scalar::abs(*__x)));
                 if !__step.is_finite() {
                     break;
                 }
@@ -123,9 +123,9 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
         {
             let mut __cr = [0.0f64; #kl];
             ::nonholo::Model::configuration_residual(self, t, q, &mut __cr)?;
-            let __scale = 1.0 + q.iter().fold(0.0f64, |__m, __x| __m.max(__x.abs()));
+            let __scale = 1.0 + q.iter().fold(0.0f64, |__m, __x| __m.max(::nonholo::Scalar::abs(*__x)));
             for (__i, __x) in __cr.iter().enumerate() {
-                if !(__x.abs() <= 1e-8 * __scale) {
+                if !(::nonholo::Scalar::abs(*__x) <= 1e-8 * __scale) {
                     return ::core::result::Result::Err(::nonholo::Error::ConstraintViolated {
                         index: __i,
                         constraint: <Self as ::nonholo::Model>::CONFIGURATION_CONSTRAINTS[__i],

@@ -2,7 +2,7 @@
 //! with G's independent blocks solved apart (1x1 by division, 2x2 in closed form,
 //! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
 
-use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout};
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
@@ -41,7 +41,8 @@ pub fn hooks(
     } else {
         out.mat(&d.mass_matrix_g)
     };
-    let (rhs_lets, r) = out.block(g, &b_state, "r");
+    let (rhs_lets, r) = out.block_in(g, &b_state, "r", Num::Generic);
+    let zero = Num::Generic.wrap(quote! { 0.0 });
     let qdot_assign = r.vec(qdot_slot).iter().enumerate().map(|(i, e)| {
         let i = lit_usize(i);
         quote! { __d[#i] = #e; }
@@ -62,7 +63,7 @@ pub fn hooks(
                 // No forcing on these speeds: they are constant.
                 let zs = blk.iter().map(|a| {
                     let i = at(*a);
-                    quote! { __d[#i] = 0.0; }
+                    quote! { __d[#i] = #zero; }
                 });
                 return quote! { #(#zs)* };
             }
@@ -70,8 +71,8 @@ pub fn hooks(
                 [a] => {
                     let (ga, fa, i) = (gm(*a, *a), &forcing[*a], at(*a));
                     quote! {
-                        let __ga: f64 = #ga;
-                        if !(__ga > 0.0) { #singular }
+                        let __ga: __S = #ga;
+                        if !(::nonholo::Scalar::re(__ga) > 0.0) { #singular }
                         __d[#i] = #fa / __ga;
                     }
                 }
@@ -79,10 +80,10 @@ pub fn hooks(
                     let (gaa, gab, gbb) = (gm(*a, *a), gm(*a, *b), gm(*b, *b));
                     let (fa, fb, ia, ib) = (&forcing[*a], &forcing[*b], at(*a), at(*b));
                     quote! {
-                        let (__gaa, __gab, __gbb): (f64, f64, f64) = (#gaa, #gab, #gbb);
+                        let (__gaa, __gab, __gbb): (__S, __S, __S) = (#gaa, #gab, #gbb);
                         let __det = __gaa * __gbb - __gab * __gab;
-                        if !(__gaa > 0.0 && __det > 0.0) { #singular }
-                        let (__fa, __fb): (f64, f64) = (#fa, #fb);
+                        if !(::nonholo::Scalar::re(__gaa) > 0.0 && ::nonholo::Scalar::re(__det) > 0.0) { #singular }
+                        let (__fa, __fb): (__S, __S) = (#fa, #fb);
                         __d[#ia] = (__gbb * __fa - __gab * __fb) / __det;
                         __d[#ib] = (__gaa * __fb - __gab * __fa) / __det;
                     }
@@ -100,8 +101,8 @@ pub fn hooks(
                     });
                     quote! {
                         {
-                            let __g: [[f64; #k]; #k] = [#(#rows),*];
-                            let __f: [f64; #k] = [#(#fs),*];
+                            let __g: [[__S; #k]; #k] = [#(#rows),*];
+                            let __f: [__S; #k] = [#(#fs),*];
                             let ::core::option::Option::Some(__zd) = ::nonholo::linalg::solve_spd(&__g, &__f) else { #singular };
                             #(#assigns)*
                         }
@@ -132,13 +133,13 @@ pub fn hooks(
     bind_array(&mut b_qz, &syms.z, &ident_for("__z"));
     let mut ql = Layout::new();
     let qs = ql.vec(&d.qdot);
-    let (qdot_lets, qo) = ql.block(g, &b_qz, "v");
+    let (qdot_lets, qo) = ql.block_in(g, &b_qz, "v", Num::Generic);
     let qo = qo.vec(qs);
     let qdot = quote! { #qdot_lets *__qd_out = [#(#qo),*]; };
 
     let mut el = Layout::new();
     let es = el.vec(&[eq.energy]);
-    let (energy_lets, eo) = el.block(g, &b_state, "e");
+    let (energy_lets, eo) = el.block_in(g, &b_state, "e", Num::Generic);
     let energy_out = &eo.vec(es)[0];
     let energy = quote! { #energy_lets ::core::result::Result::Ok(#energy_out) };
 
@@ -157,6 +158,7 @@ pub fn hooks(
         energy,
         constraint_residual,
         inherent,
+        generic_inherent: TokenStream::new(),
     }
 }
 

@@ -14,7 +14,7 @@ mod structs;
 use crate::check::Checked;
 use crate::mechanics::{Equations, Layout as StateLayout};
 use crate::model::{Formulation, Lowered};
-use code::{block, ident_for, lit_usize, param_bindings, Bindings};
+use code::{block, ident_for, lit_usize, param_bindings, Bindings, Num};
 use configuration::ConfigItems;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -27,29 +27,32 @@ pub struct Hooks {
     pub speed_names: Vec<String>,
     pub formulation: Formulation,
     pub equations: String,
-    /// `rhs`: fills `__d` from `__s`.
+    /// `rhs_generic`: fills `__d` from `__s`, in `__S`.
     pub rhs: TokenStream,
     /// `rhs_jvp`: fills `__o` from `__s` and the direction `__v`.
     pub rhs_jvp: TokenStream,
     /// `rhs_param_jvp`: fills `__o` from `__s` and the parameter direction `__dp`
     /// (`None`: the trait's default, "not available").
     pub rhs_param_jvp: Option<TokenStream>,
-    /// `qdot`: fills `__qd_out` from `__q`, `__z`.
+    /// `qdot_generic`: fills `__qd_out` from `__q`, `__z`, in `__S`.
     pub qdot: TokenStream,
     /// `state_from_qdot`: fills the speeds of `__out` (q is already copied) from `__q`, `__qd`.
     pub speeds_from_qdot: TokenStream,
-    /// `energy`: an expression in `__s`.
+    /// `energy_generic`: returns the energy from `__s`, in `__S`.
     pub energy: TokenStream,
     /// `constraint_residual`: fills `__r` from `__q`, `__qd`.
     pub constraint_residual: TokenStream,
     /// Inherent items of the model (`power_balance`, `multipliers`, ...).
     pub inherent: TokenStream,
+    /// Items of the generic impl (`impl<__S: Scalar> SkateOf<__S>`) the bodies above use.
+    pub generic_inherent: TokenStream,
 }
 
 /// The struct, its constructors and the `Model` impl of a derived model.
 pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     let g = &low.graph;
-    let (base, plets) = param_bindings(m, &low.syms);
+    let (base, plets) = param_bindings(m, &low.syms, Num::F64);
+    let (_, plets_generic) = param_bindings(m, &low.syms, Num::Generic);
     let mut b_qqd = base.clone();
     code::bind_array(&mut b_qqd, &low.syms.q, &ident_for("__q"));
     code::bind_array(&mut b_qqd, &low.syms.qd, &ident_for("__qd"));
@@ -64,9 +67,17 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         StateLayout::First(d) => {
             first_method::hooks(m, low, eq, d, &base, &plets, constraint_residual, text)
         }
-        StateLayout::Second(d) => {
-            second_method::hooks(m, low, eq, d, &base, &plets, constraint_residual, text)
-        }
+        StateLayout::Second(d) => second_method::hooks(
+            m,
+            low,
+            eq,
+            d,
+            &base,
+            &plets,
+            &plets_generic,
+            constraint_residual,
+            text,
+        ),
     };
     let header = emit_struct(m, &low.defaults);
     let config = configuration::items(low, &base, &plets);
@@ -75,7 +86,7 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         low.syms.q.len(),
         &low.names.constraints,
         &config,
-        &plets,
+        (&plets, &plets_generic),
         &hooks,
     );
     quote! { #header #body }
@@ -98,11 +109,13 @@ pub fn model_impl(
     nq: usize,
     constraint_texts: &[String],
     config: &ConfigItems,
-    plets: &TokenStream,
+    (plets, plets_generic): (&TokenStream, &TokenStream),
     h: &Hooks,
 ) -> TokenStream {
     let (config_items, config_check) = (&config.items, &config.check);
     let name = &m.name;
+    let generic_name = structs::generic_name(m);
+    let generic_inherent = &h.generic_inherent;
     let nz = h.nz;
     let nc = constraint_texts.len();
     let dim = nq + nz;
@@ -131,15 +144,65 @@ pub fn model_impl(
                 let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
                 #plets
                 #body
-                if !__o.iter().all(|__x| __x.is_finite()) {
+                if !::nonholo::__private::all_finite(__o) {
                     return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_param_jvp", t, state: ::nonholo::__private::to_vec(state) });
                 }
                 ::core::result::Result::Ok(())
             }
         }
     });
+    let generic_doc = format!(
+        "The equations of [`{name}`] in any scalar (`f64`, `f32`, dual numbers: see \
+         [`Scalar`](::nonholo::Scalar)); the `Model` methods of `{name}` are these in `f64`."
+    );
     quote! {
         #inherent
+
+        #[doc = #generic_doc]
+        #[allow(unused_variables, unused_parens, unreachable_code, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl<__S: ::nonholo::Scalar> #generic_name<__S> {
+            /// The right-hand side `d[q, z]/dt` at `(t, state)` ([`Model::rhs`](::nonholo::Model::rhs)) in this scalar.
+            ///
+            /// # Errors
+            /// [`Error::Dimension`](::nonholo::Error::Dimension) for slices of the wrong length,
+            /// [`Error::SingularMassMatrix`](::nonholo::Error::SingularMassMatrix),
+            /// [`Error::NonFinite`](::nonholo::Error::NonFinite) (values of the state).
+            pub fn rhs_generic(&self, t: __S, state: &[__S], dstate: &mut [__S]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __d: &mut [__S; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
+                #plets_generic
+                #rhs
+                if !::nonholo::__private::all_finite(__d) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t: ::nonholo::Scalar::re(t), state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            /// The velocities `dot(q) = psi(q, z, t)` ([`Model::qdot`](::nonholo::Model::qdot)) in this scalar.
+            ///
+            /// # Errors
+            /// [`Error::Dimension`](::nonholo::Error::Dimension) for slices of the wrong length.
+            pub fn qdot_generic(&self, t: __S, q: &[__S], z: &[__S], qdot: &mut [__S]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __q: &[__S; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
+                let __z: &[__S; #nz_l] = ::nonholo::__private::as_array(z, "z")?;
+                let __qd_out: &mut [__S; #nq_l] = ::nonholo::__private::as_array_mut(qdot, "qdot")?;
+                #plets_generic
+                #qdot
+                ::core::result::Result::Ok(())
+            }
+
+            /// The energy `T + V` at `(t, state)` ([`Model::energy`](::nonholo::Model::energy)) in this scalar.
+            ///
+            /// # Errors
+            /// [`Error::Dimension`](::nonholo::Error::Dimension) for a state of the wrong length.
+            pub fn energy_generic(&self, t: __S, state: &[__S]) -> ::core::result::Result<__S, ::nonholo::Error> {
+                let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                #plets_generic
+                #energy
+            }
+
+            #generic_inherent
+        }
 
         #[allow(unused_variables, unused_parens, unreachable_code, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
         impl ::nonholo::Model for #name {
@@ -161,15 +224,9 @@ pub fn model_impl(
                 ::nonholo::__private::to_vec(&[#(self.#param_fields),*])
             }
 
+            #[inline]
             fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
-                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                let __d: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
-                #plets
-                #rhs
-                if !__d.iter().all(|__x| __x.is_finite()) {
-                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t, state: ::nonholo::__private::to_vec(state) });
-                }
-                ::core::result::Result::Ok(())
+                self.rhs_generic(t, state, dstate)
             }
 
             fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
@@ -178,7 +235,7 @@ pub fn model_impl(
                 let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
                 #plets
                 #rhs_jvp
-                if !__o.iter().all(|__x| __x.is_finite()) {
+                if !::nonholo::__private::all_finite(__o) {
                     return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_jvp", t, state: ::nonholo::__private::to_vec(state) });
                 }
                 ::core::result::Result::Ok(())
@@ -186,13 +243,9 @@ pub fn model_impl(
 
             #param_jvp
 
+            #[inline]
             fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
-                let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
-                let __z: &[f64; #nz_l] = ::nonholo::__private::as_array(z, "z")?;
-                let __qd_out: &mut [f64; #nq_l] = ::nonholo::__private::as_array_mut(qdot, "qdot")?;
-                #plets
-                #qdot
-                ::core::result::Result::Ok(())
+                self.qdot_generic(t, q, z, qdot)
             }
 
             fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<Self::State, ::nonholo::Error> {
@@ -208,9 +261,7 @@ pub fn model_impl(
             }
 
             fn energy(&self, t: f64, state: &[f64]) -> ::core::result::Result<f64, ::nonholo::Error> {
-                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                #plets
-                #energy
+                self.energy_generic(t, state)
             }
 
             fn constraint_residual(&self, t: f64, q: &[f64], qdot: &[f64], residual: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
@@ -258,13 +309,14 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         energy: unreachable.clone(),
         constraint_residual: unreachable,
         inherent: TokenStream::new(),
+        generic_inherent: TokenStream::new(),
     };
     let body = model_impl(
         m,
         nq,
         &constraint_texts,
         &ConfigItems::none(),
-        &TokenStream::new(),
+        (&TokenStream::new(), &TokenStream::new()),
         &hooks,
     );
     quote! { #header #body }

@@ -2,7 +2,7 @@
 //! run time from A, L, C_qd and the drift (`__private::multipliers`), plus the inherent
 //! `multipliers` and `reaction_forces`.
 
-use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout};
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::multipliers::SecondMethod;
@@ -19,6 +19,7 @@ pub fn hooks(
     d: &SecondMethod,
     base: &Bindings,
     plets: &TokenStream,
+    plets_generic: &TokenStream,
     constraint_residual: TokenStream,
     equations: String,
 ) -> Hooks {
@@ -42,22 +43,20 @@ pub fn hooks(
         l.mat(&d.constraint_jacobian),
         l.vec(&d.drift),
     );
-    let (lets, o) = l.block(g, &b_qqd, "m");
+    let (lets, o) = l.block_in(g, &b_qqd, "m", Num::Generic);
     let (a_rows, lv, c_rows, dr) = (o.rows(a), o.vec(lv), o.rows(c), o.vec(dr));
     let solve_body = quote! {
-        #plets
+        #plets_generic
         #lets
-        let __a: [[f64; #nq_l]; #nq_l] = [#(#a_rows),*];
-        let __l: [f64; #nq_l] = [#(#lv),*];
-        let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
-        let __drift: [f64; #nc_l] = [#(#dr),*];
+        let __a: [[__S; #nq_l]; #nq_l] = [#(#a_rows),*];
+        let __l: [__S; #nq_l] = [#(#lv),*];
+        let __c: [[__S; #nq_l]; #nc_l] = [#(#c_rows),*];
+        let __drift: [__S; #nc_l] = [#(#dr),*];
         ::nonholo::__private::multipliers(&__a, &__l, &__c, &__drift)
     };
     let rhs = quote! {
-        let mut __q = [0.0f64; #nq_l];
-        let mut __qd = [0.0f64; #nq_l];
-        __q.copy_from_slice(&__s[..#nq_l]);
-        __qd.copy_from_slice(&__s[#nq_l..]);
+        let __q: [__S; #nq_l] = ::core::array::from_fn(|__i| __s[__i]);
+        let __qd: [__S; #nq_l] = ::core::array::from_fn(|__i| __s[#nq_l + __i]);
         let ::core::option::Option::Some((__qdd, _)) = self.__second_method(t, &__q, &__qd) else { #singular };
         __d[..#nq_l].copy_from_slice(&__qd);
         __d[#nq_l..].copy_from_slice(&__qdd);
@@ -99,7 +98,7 @@ pub fn hooks(
 
     let mut el = Layout::new();
     let es = el.vec(&[eq.energy]);
-    let (e_lets, eo) = el.block(g, &b_state, "e");
+    let (e_lets, eo) = el.block_in(g, &b_state, "e", Num::Generic);
     let e_out = &eo.vec(es)[0];
     let energy = quote! { #e_lets ::core::result::Result::Ok(#e_out) };
 
@@ -107,13 +106,15 @@ pub fn hooks(
     let cs = cl.mat(&d.constraint_jacobian);
     let (j_lets, jr) = cl.block(g, &b_qqd, "j");
     let j_rows = jr.rows(cs);
+    let generic_inherent = quote! {
+        /// `(qdd, lambda)` at `(q, dot(q))`: Benenti's eqs. 8.6 and 8.12.
+        fn __second_method(&self, t: __S, __q: &[__S; #nq_l], __qd: &[__S; #nq_l]) -> ::core::option::Option<([__S; #nq_l], [__S; #nc_l])> {
+            #solve_body
+        }
+    };
     let inherent = quote! {
         #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
         impl #name {
-            /// `(qdd, lambda)` at `(q, dot(q))`: Benenti's eqs. 8.6 and 8.12.
-            fn __second_method(&self, t: f64, __q: &[f64; #nq_l], __qd: &[f64; #nq_l]) -> ::core::option::Option<([f64; #nq_l], [f64; #nc_l])> {
-                #solve_body
-            }
 
             /// The Lagrange multipliers `lambda_a` at `(q, dot(q))` (Benenti's eq. 8.6, with
             /// `A qdd + h = F + C_qd^T lambda`).
@@ -160,5 +161,6 @@ pub fn hooks(
         energy,
         constraint_residual,
         inherent,
+        generic_inherent,
     }
 }
