@@ -43,7 +43,9 @@ macro_rules! bench_scalars {
         g.bench_function("f64", |b| {
             b.iter(|| {
                 let mut d = [0.0; N];
-                black_box(&m64).rhs(black_box(0.3), black_box(&s), &mut d).unwrap();
+                black_box(&m64)
+                    .rhs(black_box(0.3), black_box(&s), &mut d)
+                    .unwrap();
                 d
             })
         });

@@ -18,11 +18,15 @@ pub fn expand(input: TokenStream) -> TokenStream {
         let mut low = lower::lower(&checked, &cx);
         // lowering reports what needs the engine (rolling contacts, inertia frames); a
         // contact that failed left its rows out, so nothing downstream may run
-        let derived = if cx.has_errors() {
+        let derived = if cx.has_errors() || low.graph.overflowed().is_some() {
             None
         } else {
             mechanics::derive(&mut low, &cx)
         };
+        if let Some(stage) = low.graph.overflowed() {
+            // What was derived after the overflow is meaningless, errors included.
+            return too_large(&checked, stage);
+        }
         if let Some(eq) = derived {
             if !cx.has_errors() {
                 return emit::emit(&checked, &low, &eq);
@@ -30,6 +34,28 @@ pub fn expand(input: TokenStream) -> TokenStream {
         }
     }
     let skeleton = emit::skeleton(&checked);
+    let errors = cx.into_compile_errors();
+    quote! { #skeleton #errors }
+}
+
+/// The skeleton and one error on the model's name: the symbolic engine outgrew its
+/// bound ([`crate::sym::NODE_LIMIT`]) while deriving `stage`.
+fn too_large(checked: &check::Checked, stage: &str) -> TokenStream {
+    let cx = Ctxt::new();
+    cx.error_help(
+        checked.name.span(),
+        format!(
+            "this model is too large for the symbolic engine: deriving {stage} took more \
+             than {} expression nodes",
+            crate::sym::node_limit()
+        ),
+        "the engine keeps products of sums unexpanded and names shared pieces, so a model \
+         reaches this only when its expressions are huge to begin with: write the kinetic \
+         energy from the bodies (`frames`/`bodies`) or with `let` velocities instead of \
+         multiplied out, choose speeds that keep the velocity map simple (`speeds { .. }`), \
+         or split the system",
+    );
+    let skeleton = emit::skeleton(checked);
     let errors = cx.into_compile_errors();
     quote! { #skeleton #errors }
 }

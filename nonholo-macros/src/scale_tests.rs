@@ -191,3 +191,37 @@ fn deep_nesting_does_not_overflow_the_stack() {
         assert!(!errors, "depth {depth}: a valid model reported errors");
     }
 }
+
+/// A model past the engine's node bound is one compile error on its name, naming what was
+/// being derived, instead of exhausting the compiler's memory; below the bound the same
+/// model expands. (The bound is lowered for this thread so the test is quick; the real
+/// one, `NODE_LIMIT`, is 40x the Whipple bicycle's need.)
+#[test]
+fn a_model_past_the_node_bound_is_a_spanned_error() {
+    use crate::sym::graph::TEST_NODE_LIMIT;
+    let src = source(3, TrailerSpeeds::Speeds);
+    let full = expand(src.parse().expect("tokens")).to_string();
+    assert!(!full.contains("compile_error"), "expands below the bound");
+    for (limit, stage) in [
+        (100, "the kinematics"),
+        (400, "the Lagrange terms"),
+        (1_000, "the equations of motion"),
+        (2_000, "the derivatives of the right-hand side"),
+    ] {
+        TEST_NODE_LIMIT.with(|l| l.set(Some(limit)));
+        let out = expand(src.parse().expect("tokens")).to_string();
+        TEST_NODE_LIMIT.with(|l| l.set(None));
+        let errors = out.matches("compile_error").count();
+        assert_eq!(errors, 1, "one error at limit {limit}: {out:.400}");
+        let message = format!("took more than {limit} expression nodes");
+        assert!(
+            out.contains("this model is too large for the symbolic engine")
+                && out.contains(stage)
+                && out.contains(&message),
+            "limit {limit}: {}",
+            &out[out.find("compile_error").unwrap_or(0)..][..300.min(out.len())]
+        );
+        // the struct and a skeleton Model impl are still there, so uses do not cascade
+        assert!(out.contains("struct TrailersOf") || out.contains("Of < S = f64 >"));
+    }
+}

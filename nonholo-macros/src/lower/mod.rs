@@ -40,6 +40,7 @@ struct Lowerer<'a> {
 
 pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     let mut g = Graph::new();
+    g.set_stage("the kinematics and energies (positions, velocities, T, V, constraints)");
     let t = g.new_symbol("t");
     let params: Vec<u32> = m
         .params

@@ -55,6 +55,7 @@ pub fn complete(
     d: Derived,
 ) -> Equations {
     let g = &mut low.graph;
+    g.set_stage("the derivatives of the right-hand side (rhs_jvp, energy, power balance)");
     let at_psi: HashMap<u32, Id> = low
         .syms
         .qd

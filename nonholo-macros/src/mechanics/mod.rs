@@ -57,7 +57,11 @@ fn formulation_fn(f: Formulation) -> FormulationFn {
 
 /// Derive the model's equations with its formulation; `None` after reporting in `cx`.
 pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
+    low.graph
+        .set_stage("the Lagrange terms (the mass matrix A, h, the forces)");
     let lt = lagrangian::lagrange_terms(low, cx)?;
+    low.graph
+        .set_stage("the equations of motion (the velocity map, G and the forcing)");
     formulation_fn(low.formulation)(low, &lt, cx)
 }
 

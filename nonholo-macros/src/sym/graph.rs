@@ -41,6 +41,12 @@ pub struct SymInfo {
 /// sums, unexpanded.
 const EXPANSION_LIMIT: usize = 4096;
 
+/// The most nodes a graph may hold: about 40x what the Whipple bicycle needs (53 000) and
+/// 1 GB of memory. Past it every new node is one placeholder symbol, so the derivation
+/// runs out quickly, and the macro reports the model as too large instead of exhausting
+/// the compiler's memory.
+pub const NODE_LIMIT: usize = 3_000_000;
+
 /// The arena. All expression construction goes through it.
 #[derive(Default)]
 pub struct Graph {
@@ -52,6 +58,26 @@ pub struct Graph {
     diff_memo: HashMap<(Id, u32), Id>,
     /// Definitions of auxiliary symbols (`define`), indexed by symbol.
     defs: HashMap<u32, Id>,
+    /// The placeholder every new node becomes once the graph is full, and what was being
+    /// derived then.
+    overflow: Option<(Id, &'static str)>,
+    /// What is being derived (named in the "too large" error).
+    stage: &'static str,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// A lower [`NODE_LIMIT`] for the tests of this thread.
+    pub static TEST_NODE_LIMIT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// [`NODE_LIMIT`], or a test's lower one.
+pub fn node_limit() -> usize {
+    #[cfg(test)]
+    if let Some(l) = TEST_NODE_LIMIT.with(|l| l.get()) {
+        return l;
+    }
+    NODE_LIMIT
 }
 
 impl Graph {
@@ -150,9 +176,39 @@ impl Graph {
         syms.iter().any(|s| self.depends_on(id, *s))
     }
 
+    /// Names what the following construction derives, for the "too large" error.
+    pub fn set_stage(&mut self, stage: &'static str) {
+        self.stage = stage;
+    }
+
+    /// `Some(stage)` when the graph outgrew [`NODE_LIMIT`] while deriving `stage`: every
+    /// expression built since is meaningless.
+    pub fn overflowed(&self) -> Option<&'static str> {
+        self.overflow.map(|(_, stage)| stage)
+    }
+
     pub(super) fn intern(&mut self, node: Node) -> Id {
         if let Some(id) = self.memo.get(&node) {
             return *id;
+        }
+        if self.nodes.len() >= node_limit() {
+            if let Some((placeholder, _)) = self.overflow {
+                return placeholder;
+            }
+            // The one node past the limit: a fresh symbol, nonzero and independent of
+            // every coordinate, so that nothing downstream divides by an exact zero.
+            let s = self.new_symbol("__too_large");
+            let w = (s / 64) as usize;
+            let mut free = vec![0u64; w + 1];
+            free[w] |= 1u64 << (s % 64);
+            let id = Id(self.nodes.len() as u32);
+            let node = Node::Sym(s);
+            self.nodes.push(node.clone());
+            self.free.push(free);
+            self.size.push(1);
+            self.memo.insert(node, id);
+            self.overflow = Some((id, self.stage));
+            return id;
         }
         let mut free: Vec<u64> = Vec::new();
         let mut size: u32 = 1;
