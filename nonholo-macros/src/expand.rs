@@ -39,7 +39,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
 }
 
 /// The skeleton and one error on the model's name: the symbolic engine outgrew its
-/// bound ([`crate::sym::NODE_LIMIT`]) while deriving `stage`.
+/// bound ([`crate::sym::graph::NODE_LIMIT`]) while deriving `stage`.
 fn too_large(checked: &check::Checked, stage: &str) -> TokenStream {
     let cx = Ctxt::new();
     cx.error_help(

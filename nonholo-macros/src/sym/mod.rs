@@ -10,7 +10,7 @@ pub mod matrix;
 pub mod number;
 
 pub use func::{Func, Func2, Function, FUNCTION_NAMES};
-pub use graph::{node_limit, Graph, Id, Node, NODE_LIMIT};
+pub use graph::{node_limit, Graph, Id, Node};
 pub use matrix::Mat;
 pub use number::Number;
 #[cfg(test)]
