@@ -25,6 +25,39 @@
 //! skate.rhs(0.0, &state, &mut d).unwrap();
 //! assert_eq!(&d[..3], &[1.0, 0.0, 1.0]);
 //! ```
+//!
+//! # Other scalars, `no_std`
+//!
+//! The macro emits `SkateOf<S>` with `type Skate = SkateOf<f64>`; `rhs_generic`,
+//! `qdot_generic` and `energy_generic` run in any [`Scalar`]: `f32` for single-precision
+//! hardware, num-dual's dual numbers (feature `dual`) for exact derivatives with respect to
+//! parameters, through whole trajectories with [`rk4_step_generic`]. Without default
+//! features the crate is `#![no_std]` + `alloc` (the emitted code calls libm through
+//! [`Scalar`]).
+//!
+//! ```
+//! # use nonholo::prelude::*;
+//! # nonholonomic! {
+//! #     pub struct Skate;
+//! #     parameters { m = 1.0, inertia = 0.1 }
+//! #     coordinates { x, y, theta }
+//! #     kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
+//! #                    + 0.5 * inertia * dot(theta).powi(2);
+//! #     constraints { dot(x) * sin(theta) - dot(y) * cos(theta) == 0.0; }
+//! #     speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
+//! # }
+//! // The same skate in single precision, stepped by RK4.
+//! let skate = Skate::default().cast::<f32>();
+//! let mut state = [0.0f32, 0.0, 0.0, 1.0, 1.0];
+//! for i in 0..100 {
+//!     let t = i as f32 * 0.01;
+//!     nonholo::rk4_step_generic(|t, s, d| skate.rhs_generic(t, s, d), t, &mut state, 0.01)?;
+//! }
+//! // Along the unit circle: one radian after 1 s.
+//! assert!((state[0] - 1.0f32.sin()).abs() < 1e-5);
+//! assert!((state[1] - (1.0 - 1.0f32.cos())).abs() < 1e-5);
+//! # Ok::<(), nonholo::Error>(())
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
