@@ -6,6 +6,21 @@ use alloc::vec::Vec;
 use crate::Trajectory;
 
 /// What went wrong while evaluating or integrating a model.
+///
+/// Every variant raised at a state carries the time `t` and the state, so that a failure
+/// deep in a run can be reproduced; `Display` says it in one line.
+///
+/// ```
+/// use nonholo_runtime::Error;
+///
+/// let e = Error::SingularMassMatrix { t: 1.5, state: vec![0.0, 1.0] };
+/// assert_eq!(
+///     e.to_string(),
+///     "mass matrix G is not positive definite at t = 1.5 (state [0.0, 1.0])"
+/// );
+/// let e = Error::Dimension { what: "state", expected: 5, found: 4 };
+/// assert_eq!(e.to_string(), "state has length 4, expected 5");
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

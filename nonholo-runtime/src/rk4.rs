@@ -175,6 +175,46 @@ pub fn rk4_step_generic<S: Scalar, const N: usize>(
 /// failure part-way returns the samples recorded so far in [`SimulationError::partial`].
 ///
 /// The per-step work allocates nothing; the trajectory itself grows on the heap.
+///
+/// ```
+/// # use nonholo_runtime::{Error, Formulation, Model, integrate_rk4};
+/// # struct Decay;
+/// # impl Model for Decay {
+/// #     const COORDINATES: &'static [&'static str] = &["x"];
+/// #     const SPEEDS: &'static [&'static str] = &[];
+/// #     const PARAMETERS: &'static [&'static str] = &[];
+/// #     const CONSTRAINTS: &'static [&'static str] = &[];
+/// #     const NQ: usize = 1;
+/// #     const NZ: usize = 0;
+/// #     const NC: usize = 0;
+/// #     const DIM: usize = 1;
+/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
+/// #     const EQUATIONS: &'static str = "dot(x) = -x";
+/// #     type State = [f64; 1];
+/// #     const ZERO_STATE: [f64; 1] = [0.0];
+/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
+/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
+/// #         d[0] = -s[0]; Ok(())
+/// #     }
+/// #     fn qdot(&self, _t: f64, q: &[f64], _z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
+/// #         qd[0] = -q[0]; Ok(())
+/// #     }
+/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], _qd: &[f64]) -> Result<[f64; 1], Error> {
+/// #         Ok([q[0]])
+/// #     }
+/// #     fn energy(&self, _t: f64, _s: &[f64]) -> Result<f64, Error> { Ok(0.0) }
+/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
+/// #         -> Result<(), Error> { Ok(()) }
+/// # }
+/// // dx/dt = -x from x = 1: RK4's global error is O(dt^4).
+/// let tr = integrate_rk4(&Decay, &[1.0], 0.0, 0.01, 100).unwrap();
+/// assert_eq!(tr.len(), 101);
+/// let (t, x) = (tr.times()[100], tr.state(100).unwrap()[0]);
+/// assert!((t - 1.0).abs() < 1e-15);
+/// assert!((x - (-1.0f64).exp()).abs() < 1e-9);
+/// // the recorded derivative is f(t, x)
+/// assert_eq!(tr.derivative(100).unwrap()[0], -x);
+/// ```
 // One error per run, and it carries the trajectory by value on purpose (no Box to
 // look through): its size does not matter.
 #[allow(clippy::result_large_err)]
