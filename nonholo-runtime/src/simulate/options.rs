@@ -11,10 +11,10 @@ pub enum Method {
     #[default]
     Tsit45,
     /// Variable-order BDF for stiff systems (diffsol's `bdf`, nalgebra LU), with the
-    /// model's exact Jacobian-vector product [`Model::rhs_jvp`].
+    /// model's exact Jacobian-vector product [`Model::rhs_jvp`](crate::Model::rhs_jvp).
     Bdf,
     /// ESDIRK3(4) singly diagonally implicit Runge–Kutta (diffsol's `esdirk34`, nalgebra
-    /// LU), with [`Model::rhs_jvp`].
+    /// LU), with [`Model::rhs_jvp`](crate::Model::rhs_jvp).
     Esdirk34,
 }
 
@@ -120,7 +120,7 @@ impl Options {
     }
 
     /// Integration method: [`Method::Tsit45`] (default), or the implicit [`Method::Bdf`] and
-    /// [`Method::Esdirk34`] for stiff models, which use [`Model::rhs_jvp`].
+    /// [`Method::Esdirk34`] for stiff models, which use [`Model::rhs_jvp`](crate::Model::rhs_jvp).
     pub fn method(mut self, method: Method) -> Self {
         self.method = method;
         self
