@@ -107,7 +107,7 @@ impl Options {
 
     /// Stop when `g(t, state)` crosses zero (e.g. a rolling disk falling flat:
     /// `|s| s[4].abs() - 1.5`). The last sample is the state at the crossing, and
-    /// [`Trajectory::event_time`] gives its time.
+    /// [`Trajectory::event_time`](crate::Trajectory::event_time) gives its time.
     ///
     /// ```
     /// use nonholo_runtime::Options;
@@ -147,7 +147,7 @@ impl Options {
         self
     }
 
-    /// Give up with [`Error::Solver`] after this many accepted steps.
+    /// Give up with [`Error::Solver`](crate::Error::Solver) after this many accepted steps.
     pub fn max_steps(mut self, max_steps: usize) -> Self {
         self.max_steps = max_steps;
         self
@@ -155,7 +155,7 @@ impl Options {
 
     /// Check the constraints at every recorded sample, not only at the start, with
     /// tolerance `tol` (relative as in [`check_state`]); stop with
-    /// [`Error::ConstraintViolated`] at the first violation. `f64::INFINITY` switches
+    /// [`Error::ConstraintViolated`](crate::Error::ConstraintViolated) at the first violation. `f64::INFINITY` switches
     /// every check off, the initial one included.
     ///
     /// With speeds the constraints hold by construction, so this is a test of the model;
