@@ -154,7 +154,7 @@ impl Options {
     }
 
     /// Check the constraints at every recorded sample, not only at the start, with
-    /// tolerance `tol` (relative as in [`check_state`]); stop with
+    /// tolerance `tol` (relative as in [`check_state`](crate::model::check_state)); stop with
     /// [`Error::ConstraintViolated`](crate::Error::ConstraintViolated) at the first violation. `f64::INFINITY` switches
     /// every check off, the initial one included.
     ///
