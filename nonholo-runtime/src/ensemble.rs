@@ -10,32 +10,22 @@ use rayon::prelude::*;
 /// the others.
 ///
 /// ```
-/// # use nonholo_runtime::{simulate_ensemble, Options, Model, Error};
-/// # #[derive(Clone, Copy)] struct Decay { k: f64 }
-/// # impl Model for Decay {
-/// #     const COORDINATES: &'static [&'static str] = &["x"];
-/// #     const SPEEDS: &'static [&'static str] = &[];
-/// #     const PARAMETERS: &'static [&'static str] = &["k"];
-/// #     const CONSTRAINTS: &'static [&'static str] = &[];
-/// #     const NQ: usize = 1; const NZ: usize = 0; const NC: usize = 0; const DIM: usize = 1;
-/// #     const FORMULATION: nonholo_runtime::Formulation = nonholo_runtime::Formulation::GibbsAppell;
-/// #     const EQUATIONS: &'static str = "x' = -k x";
-/// #     type State = [f64; 1];
-/// #     const ZERO_STATE: [f64; 1] = [0.0];
-/// #     fn parameters(&self) -> Vec<f64> { vec![self.k] }
-/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> { d[0] = -self.k * s[0]; Ok(()) }
-/// #     fn qdot(&self, _t: f64, _q: &[f64], _z: &[f64], qd: &mut [f64]) -> Result<(), Error> { qd[0] = 0.0; Ok(()) }
-/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], _qd: &[f64]) -> Result<[f64; 1], Error> { Ok([q[0]]) }
-/// #     fn energy(&self, _t: f64, _s: &[f64]) -> Result<f64, Error> { Ok(0.0) }
-/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64]) -> Result<(), Error> { Ok(()) }
-/// # }
-/// // A parameter sweep: x' = -k x for k = 1, 2, 3.
-/// let cases: Vec<(Decay, Vec<f64>)> = (1..=3).map(|k| (Decay { k: k as f64 }, vec![1.0])).collect();
+/// use nonholo_runtime::{simulate_ensemble, Options};
+/// # use nonholo_runtime::__private::doc_models::Oscillator;
+///
+/// // A parameter sweep: x'' = -w^2 x from x = 1 for w = 1, 2, 3, so x(1) = cos w.
+/// let cases: Vec<(Oscillator, Vec<f64>)> =
+///     (1..=3).map(|w| (Oscillator::new(f64::from(w)), vec![1.0, 0.0])).collect();
 /// let runs = simulate_ensemble(&cases, 0.0..1.0, &Options::default().sample_times(vec![1.0]));
-/// for ((m, _), r) in cases.iter().zip(&runs) {
-///     let (_, x) = r.as_ref().unwrap().last().unwrap();
-///     assert!((x[0] - (-m.k).exp()).abs() < 1e-9);
+/// for ((osc, _), run) in cases.iter().zip(&runs) {
+///     let (_, y) = run.as_ref().unwrap().last().unwrap();
+///     assert!((y[0] - osc.k.sqrt().cos()).abs() < 1e-8);
 /// }
+/// // one bad case fails alone
+/// let mut cases = cases;
+/// cases[1].1 = vec![f64::NAN, 0.0];
+/// let runs = simulate_ensemble(&cases, 0.0..1.0, &Options::default());
+/// assert!(runs[0].is_ok() && runs[1].is_err() && runs[2].is_ok());
 /// ```
 #[allow(clippy::result_large_err)] // the error carries the partial trajectory by design
 pub fn simulate_ensemble<M: Model + Sync>(

@@ -5,6 +5,27 @@ use alloc::vec;
 use crate::Error;
 
 /// Which derivation produced a model's equations.
+///
+/// All four give the same motion; they differ in the state (what the speeds are) and so in
+/// what an integrator has to watch: with speeds (`GibbsAppell`, `BoltzmannHamel`,
+/// `Voronec`) the velocities `psi(q, z, t)` satisfy the constraints for every `z`, while the
+/// state `[q, dot(q)]` of `Multipliers` can drift off them (see `Options::check_constraints`).
+///
+/// ```
+/// use nonholo_runtime::{Formulation, Model};
+/// # use nonholo_runtime::__private::doc_models::{Skate, SkateLagrange};
+///
+/// fn constraints_by_construction<M: Model>() -> bool {
+///     M::FORMULATION != Formulation::Multipliers
+/// }
+/// // A skate in speeds [v, omega]: dot(q) = [v cos(theta), v sin(theta), omega] never
+/// // slips sideways.
+/// assert_eq!(Skate::FORMULATION, Formulation::GibbsAppell);
+/// assert!(constraints_by_construction::<Skate>());
+/// // The same skate by Lagrange multipliers, state [x, y, theta, dot(x), dot(y), dot(theta)].
+/// assert!(!constraints_by_construction::<SkateLagrange>());
+/// assert_eq!((Skate::NZ, SkateLagrange::NZ), (2, 3));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Formulation {
     /// Benenti's first method (Gibbs–Appell in explicit form, eqs. 6.3/7.1), state `[q, z]`.
@@ -276,6 +297,19 @@ pub trait Model {
 /// Generated models always pass; the integrators call this first so that a hand-written
 /// [`Model`] with inconsistent constants fails with [`Error::Dimension`] instead of
 /// producing a mislabelled trajectory.
+///
+/// ```
+/// use nonholo_runtime::{integrate_rk4, model::validate_layout, Error};
+/// # use nonholo_runtime::__private::doc_models::{Mislabelled, Oscillator};
+///
+/// assert_eq!(validate_layout::<Oscillator>(), Ok(()));
+/// // One speed (NZ = 1) but no name for it in SPEEDS.
+/// let wrong = Error::Dimension { what: "SPEEDS", expected: 1, found: 0 };
+/// assert_eq!(validate_layout::<Mislabelled>(), Err(wrong.clone()));
+/// // What the integrators report before taking a step.
+/// let run = integrate_rk4(&Mislabelled(Oscillator::new(1.0)), &[1.0, 0.0], 0.0, 0.1, 10);
+/// assert_eq!(run.unwrap_err().error, wrong);
+/// ```
 pub fn validate_layout<M: Model>() -> Result<(), Error> {
     let checks = [
         ("NQ + NZ", M::DIM, M::NQ + M::NZ),
@@ -307,40 +341,20 @@ pub fn validate_layout<M: Model>() -> Result<(), Error> {
 /// sample), not per step.
 ///
 /// ```
-/// # use nonholo_runtime::{model::check_state, Error, Formulation, Model};
-/// # struct Rolling;
-/// # impl Model for Rolling {
-/// #     const COORDINATES: &'static [&'static str] = &["x", "phi"];
-/// #     const SPEEDS: &'static [&'static str] = &["w"];
-/// #     const PARAMETERS: &'static [&'static str] = &[];
-/// #     const CONSTRAINTS: &'static [&'static str] = &["dot(x) == dot(phi)"];
-/// #     const NQ: usize = 2;
-/// #     const NZ: usize = 1;
-/// #     const NC: usize = 1;
-/// #     const DIM: usize = 3;
-/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
-/// #     const EQUATIONS: &'static str = "";
-/// #     type State = [f64; 3];
-/// #     const ZERO_STATE: [f64; 3] = [0.0; 3];
-/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
-/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
-/// #         d[0] = s[2]; d[1] = s[2]; d[2] = 0.0; Ok(())
-/// #     }
-/// #     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
-/// #         qd[0] = z[0]; qd[1] = z[0]; Ok(())
-/// #     }
-/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 3], Error> {
-/// #         Ok([q[0], q[1], qd[0]])
-/// #     }
-/// #     fn energy(&self, _t: f64, s: &[f64]) -> Result<f64, Error> { Ok(s[2] * s[2]) }
-/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], qd: &[f64], r: &mut [f64])
-/// #         -> Result<(), Error> { r[0] = qd[0] - qd[1]; Ok(()) }
-/// # }
-/// // A disk rolling without slipping: dot(x) = dot(phi) = w holds for every w.
-/// assert!(check_state(&Rolling, 0.0, &[0.0, 0.0, 3.0], 1e-8).is_ok());
+/// use nonholo_runtime::{model::check_state, Error};
+/// # use nonholo_runtime::__private::doc_models::Skate;
+///
+/// // A skate [x, y, theta, v, omega]: dot(q) = [v cos(theta), v sin(theta), omega]
+/// // satisfies dot(y) cos(theta) = dot(x) sin(theta) whatever v and omega are.
+/// let skate = Skate { m: 1.0, i: 0.1 };
+/// assert_eq!(check_state(&skate, 0.0, &[0.0, 0.0, 0.7, 3.0, -2.0], 1e-8), Ok(()));
 /// assert!(matches!(
-///     check_state(&Rolling, 0.0, &[0.0, 3.0], 1e-8),
-///     Err(Error::Dimension { .. })
+///     check_state(&skate, 0.0, &[0.0, 0.0, 0.7, 3.0], 1e-8),
+///     Err(Error::Dimension { expected: 5, found: 4, .. })
+/// ));
+/// assert!(matches!(
+///     check_state(&skate, 0.0, &[0.0, 0.0, f64::NAN, 3.0, -2.0], 1e-8),
+///     Err(Error::NonFinite { .. })
 /// ));
 /// ```
 pub fn check_state<M: Model>(model: &M, t: f64, state: &[f64], tol: f64) -> Result<(), Error> {
@@ -384,6 +398,24 @@ pub fn check_state<M: Model>(model: &M, t: f64, state: &[f64], tol: f64) -> Resu
 /// The one constraint test of the crate: [`check_state`] and every generated
 /// `state_from_qdot` (with `tol = 1e-8`) use it. Not a per-step call (it allocates the
 /// residual vector).
+///
+/// ```
+/// use nonholo_runtime::{check_velocities, Error};
+/// # use nonholo_runtime::__private::doc_models::Skate;
+///
+/// // A skate heading along theta = 0 may move along x, not along y.
+/// let skate = Skate { m: 1.0, i: 0.1 };
+/// let q = [0.0, 0.0, 0.0];
+/// assert_eq!(check_velocities(&skate, 0.0, &q, &[2.0, 0.0, 1.0], 1e-8), Ok(()));
+/// let err = check_velocities(&skate, 0.5, &q, &[2.0, 1e-3, 1.0], 1e-8).unwrap_err();
+/// let Error::ConstraintViolated { index, residual, t, state, .. } = &err else {
+///     panic!("{err}")
+/// };
+/// assert_eq!((*index, *residual, *t), (0, 1e-3, 0.5)); // C = dot(y) cos(0) - dot(x) sin(0)
+/// assert_eq!(state, &[0.0, 0.0, 0.0, 2.0, 1e-3, 1.0]); // [q, dot(q)]
+/// // The test is relative: |C| <= tol (1 + max |dot(q)|) = 3e-3 passes.
+/// assert!(check_velocities(&skate, 0.5, &q, &[2.0, 1e-3, 1.0], 1e-3).is_ok());
+/// ```
 pub fn check_velocities<M: Model>(
     model: &M,
     t: f64,

@@ -4,6 +4,9 @@ use crate::linalg::Ldlt;
 use crate::{Error, Scalar};
 pub use alloc::vec::Vec;
 
+#[doc(hidden)]
+pub mod doc_models;
+
 /// The values of a slice as a `Vec<f64>` (error paths only; [`Scalar::re`] of each).
 #[inline]
 pub fn to_vec<S: Scalar>(x: &[S]) -> Vec<f64> {

@@ -19,40 +19,17 @@ const INITIAL_CONSTRAINT_TOL: f64 = 1e-8;
 /// state is not finite, and with [`Error::Dimension`] when `M::State` is not `DIM` long.
 ///
 /// ```
-/// # use nonholo_runtime::{Error, Formulation, Model, rk4_step};
-/// # struct Decay;
-/// # impl Model for Decay {
-/// #     const COORDINATES: &'static [&'static str] = &["x"];
-/// #     const SPEEDS: &'static [&'static str] = &[];
-/// #     const PARAMETERS: &'static [&'static str] = &[];
-/// #     const CONSTRAINTS: &'static [&'static str] = &[];
-/// #     const NQ: usize = 1;
-/// #     const NZ: usize = 0;
-/// #     const NC: usize = 0;
-/// #     const DIM: usize = 1;
-/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
-/// #     const EQUATIONS: &'static str = "dot(x) = -x";
-/// #     type State = [f64; 1];
-/// #     const ZERO_STATE: [f64; 1] = [0.0];
-/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
-/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
-/// #         d[0] = -s[0]; Ok(())
-/// #     }
-/// #     fn qdot(&self, _t: f64, q: &[f64], _z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
-/// #         qd[0] = -q[0]; Ok(())
-/// #     }
-/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], _qd: &[f64]) -> Result<[f64; 1], Error> {
-/// #         Ok([q[0]])
-/// #     }
-/// #     fn energy(&self, _t: f64, _s: &[f64]) -> Result<f64, Error> { Ok(0.0) }
-/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
-/// #         -> Result<(), Error> { Ok(()) }
-/// # }
-/// // dx/dt = -x: one step of RK4 is the degree-4 Taylor polynomial of exp(-dt).
-/// let mut x = [1.0];
-/// rk4_step(&Decay, 0.0, &mut x, 0.1).unwrap();
-/// let taylor = 1.0 - 0.1 + 0.01 / 2.0 - 0.001 / 6.0 + 0.0001 / 24.0;
-/// assert!((x[0] - taylor).abs() < 1e-15);
+/// use nonholo_runtime::rk4_step;
+/// # use nonholo_runtime::__private::doc_models::Oscillator;
+///
+/// // x'' = -w^2 x is linear, y' = A y: one RK4 step is the Taylor polynomial of
+/// // exp(A dt) of degree 4, here [1 - (w dt)^2/2 + (w dt)^4/24, -w (w dt - (w dt)^3/6)].
+/// let (w, dt) = (2.0, 0.1);
+/// let mut y = [1.0, 0.0];
+/// rk4_step(&Oscillator::new(w), 0.0, &mut y, dt).unwrap();
+/// let h = w * dt;
+/// assert!((y[0] - (1.0 - h * h / 2.0 + h.powi(4) / 24.0)).abs() < 1e-15);
+/// assert!((y[1] + w * (h - h.powi(3) / 6.0)).abs() < 1e-15);
 /// ```
 pub fn rk4_step<M: Model>(model: &M, t: f64, state: &mut M::State, dt: f64) -> Result<(), Error> {
     let mut k1 = M::ZERO_STATE;
@@ -177,43 +154,24 @@ pub fn rk4_step_generic<S: Scalar, const N: usize>(
 /// The per-step work allocates nothing; the trajectory itself grows on the heap.
 ///
 /// ```
-/// # use nonholo_runtime::{Error, Formulation, Model, integrate_rk4};
-/// # struct Decay;
-/// # impl Model for Decay {
-/// #     const COORDINATES: &'static [&'static str] = &["x"];
-/// #     const SPEEDS: &'static [&'static str] = &[];
-/// #     const PARAMETERS: &'static [&'static str] = &[];
-/// #     const CONSTRAINTS: &'static [&'static str] = &[];
-/// #     const NQ: usize = 1;
-/// #     const NZ: usize = 0;
-/// #     const NC: usize = 0;
-/// #     const DIM: usize = 1;
-/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
-/// #     const EQUATIONS: &'static str = "dot(x) = -x";
-/// #     type State = [f64; 1];
-/// #     const ZERO_STATE: [f64; 1] = [0.0];
-/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
-/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
-/// #         d[0] = -s[0]; Ok(())
-/// #     }
-/// #     fn qdot(&self, _t: f64, q: &[f64], _z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
-/// #         qd[0] = -q[0]; Ok(())
-/// #     }
-/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], _qd: &[f64]) -> Result<[f64; 1], Error> {
-/// #         Ok([q[0]])
-/// #     }
-/// #     fn energy(&self, _t: f64, _s: &[f64]) -> Result<f64, Error> { Ok(0.0) }
-/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
-/// #         -> Result<(), Error> { Ok(()) }
-/// # }
-/// // dx/dt = -x from x = 1: RK4's global error is O(dt^4).
-/// let tr = integrate_rk4(&Decay, &[1.0], 0.0, 0.01, 100).unwrap();
+/// use nonholo_runtime::{integrate_rk4, Error};
+/// # use nonholo_runtime::__private::doc_models::Oscillator;
+///
+/// // x'' = -x from x = 1, v = 0: x = cos t; RK4's global error is O(dt^4).
+/// let osc = Oscillator::new(1.0);
+/// let tr = integrate_rk4(&osc, &[1.0, 0.0], 0.0, 0.01, 100).unwrap();
 /// assert_eq!(tr.len(), 101);
-/// let (t, x) = (tr.times()[100], tr.state(100).unwrap()[0]);
+/// let (t, y) = tr.last().unwrap();
 /// assert!((t - 1.0).abs() < 1e-15);
-/// assert!((x - (-1.0f64).exp()).abs() < 1e-9);
-/// // the recorded derivative is f(t, x)
-/// assert_eq!(tr.derivative(100).unwrap()[0], -x);
+/// assert!((y[0] - 1.0f64.cos()).abs() < 1e-9 && (y[1] + 1.0f64.sin()).abs() < 1e-9);
+/// // the recorded derivative is f(t, y) = [v, -x]
+/// assert_eq!(tr.derivative(100).unwrap(), [y[1], -y[0]]);
+///
+/// // Checked before the first step, with nothing recorded: dt and the state's length.
+/// let bad_dt = integrate_rk4(&osc, &[1.0, 0.0], 0.0, 0.0, 100).unwrap_err();
+/// assert!(matches!(bad_dt.error, Error::InvalidOptions(_)) && bad_dt.partial.is_empty());
+/// let short = integrate_rk4(&osc, &[1.0], 0.0, 0.01, 100).unwrap_err();
+/// assert!(matches!(short.error, Error::Dimension { expected: 2, found: 1, .. }));
 /// ```
 // One error per run, and it carries the trajectory by value on purpose (no Box to
 // look through): its size does not matter.

@@ -344,6 +344,26 @@ impl Trajectory {
     }
 
     /// Plot the energy's deviation from its initial value against time into an SVG file.
+    ///
+    /// For an energy-conserving model a check of the integrator: the drift should stay at
+    /// the tolerance asked for (and for a fixed-step method shrink with the step).
+    ///
+    /// ```
+    /// use nonholo_runtime::{integrate_rk4, Error};
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate};
+    ///
+    /// // the damped oscillator loses energy: the curve goes down from 0
+    /// let damped = Oscillator { m: 1.0, k: 1.0, c: 0.1, u: 0.0 };
+    /// let tr = integrate_rk4(&damped, &[1.0, 0.0], 0.0, 0.05, 200)?;
+    /// let path = std::env::temp_dir().join("nonholo_doc_energy.svg");
+    /// tr.plot_energy_svg(&damped, &path)?;
+    /// let svg = std::fs::read_to_string(&path)?;
+    /// assert!(svg.starts_with("<svg") && svg.contains("energy drift"));
+    /// // the energy of another model cannot be evaluated on these samples
+    /// let wrong = tr.plot_energy_svg(&Skate { m: 1.0, i: 0.1 }, &path);
+    /// assert!(matches!(wrong, Err(Error::Dimension { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn plot_energy_svg<M: Model>(
         &self,
         model: &M,
@@ -362,42 +382,13 @@ impl Trajectory {
     /// (the path must end in `.png`).
     ///
     /// ```
-    /// # use nonholo_runtime::{Error, Formulation, Model};
-    /// # struct Osc;
-    /// # impl Model for Osc {
-    /// #     const COORDINATES: &'static [&'static str] = &["x"];
-    /// #     const SPEEDS: &'static [&'static str] = &["v"];
-    /// #     const PARAMETERS: &'static [&'static str] = &[];
-    /// #     const CONSTRAINTS: &'static [&'static str] = &[];
-    /// #     const NQ: usize = 1;
-    /// #     const NZ: usize = 1;
-    /// #     const NC: usize = 0;
-    /// #     const DIM: usize = 2;
-    /// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
-    /// #     const EQUATIONS: &'static str = "dot(x) = v\ndot(v) = -x";
-    /// #     type State = [f64; 2];
-    /// #     const ZERO_STATE: [f64; 2] = [0.0; 2];
-    /// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
-    /// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
-    /// #         d[0] = s[1]; d[1] = -s[0]; Ok(())
-    /// #     }
-    /// #     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
-    /// #         qd[0] = z[0]; Ok(())
-    /// #     }
-    /// #     fn state_from_qdot(&self, _t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 2], Error> {
-    /// #         Ok([q[0], qd[0]])
-    /// #     }
-    /// #     fn energy(&self, _t: f64, s: &[f64]) -> Result<f64, Error> {
-    /// #         Ok(0.5 * (s[0] * s[0] + s[1] * s[1]))
-    /// #     }
-    /// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
-    /// #         -> Result<(), Error> { Ok(()) }
-    /// # }
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
     /// // RK4 on the harmonic oscillator: a small steady energy drift
     /// use nonholo_runtime::{integrate_rk4, Trajectory};
-    /// let tr: Trajectory = integrate_rk4(&Osc, &[1.0, 0.0], 0.0, 0.05, 200)?;
+    /// let osc = Oscillator::new(1.0);
+    /// let tr: Trajectory = integrate_rk4(&osc, &[1.0, 0.0], 0.0, 0.05, 200)?;
     /// let path = std::env::temp_dir().join("nonholo_doc_energy.png");
-    /// tr.plot_energy_png(&Osc, &path)?;
+    /// tr.plot_energy_png(&osc, &path)?;
     /// assert!(std::fs::read(&path)?.starts_with(b"\x89PNG\r\n\x1a\n"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -44,44 +44,18 @@ pub use options::{Method, Options};
 ///
 /// ```
 /// use nonholo_runtime::{simulate, Options};
-/// # use nonholo_runtime::{Error, Formulation, Model};
-/// # struct Oscillator;
-/// # impl Model for Oscillator {
-/// #     const COORDINATES: &'static [&'static str] = &["x"];
-/// #     const SPEEDS: &'static [&'static str] = &["v"];
-/// #     const PARAMETERS: &'static [&'static str] = &[];
-/// #     const CONSTRAINTS: &'static [&'static str] = &[];
-/// #     const NQ: usize = 1;
-/// #     const NZ: usize = 1;
-/// #     const NC: usize = 0;
-/// #     const DIM: usize = 2;
-/// #     const FORMULATION: Formulation = Formulation::GibbsAppell;
-/// #     const EQUATIONS: &'static str = "dot(x) = v\ndot(v) = -x";
-/// #     type State = [f64; 2];
-/// #     const ZERO_STATE: [f64; 2] = [0.0; 2];
-/// #     fn parameters(&self) -> Vec<f64> { Vec::new() }
-/// #     fn rhs(&self, _t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
-/// #         d[0] = s[1]; d[1] = -s[0]; Ok(())
-/// #     }
-/// #     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
-/// #         qd[0] = z[0]; Ok(())
-/// #     }
-/// #     fn state_from_qdot(&self, _t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 2], Error> {
-/// #         Ok([q[0], qd[0]])
-/// #     }
-/// #     fn energy(&self, _t: f64, s: &[f64]) -> Result<f64, Error> {
-/// #         Ok(0.5 * (s[0] * s[0] + s[1] * s[1]))
-/// #     }
-/// #     fn constraint_residual(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64])
-/// #         -> Result<(), Error> { Ok(()) }
-/// # }
+/// # use nonholo_runtime::__private::doc_models::Oscillator;
+///
 /// // x'' = -x from x = 1, v = 0: x(t) = cos t.
 /// let options = Options::default().sample_every(0.5);
-/// let tr = simulate(&Oscillator, &[1.0, 0.0], 0.0..3.0, &options)?;
+/// let tr = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..3.0, &options)?;
 /// assert_eq!(tr.len(), 7);
 /// let (t, state) = tr.last().unwrap();
 /// assert_eq!(t, 3.0);
 /// assert!((state[0] - 3.0_f64.cos()).abs() < 1e-8);
+/// // a state of the wrong length comes back as an error, with nothing recorded
+/// let e = simulate(&Oscillator::new(1.0), &[1.0], 0.0..3.0, &options).unwrap_err();
+/// assert!(matches!(e.error, nonholo_runtime::Error::Dimension { .. }) && e.partial.is_empty());
 /// # Ok::<(), nonholo_runtime::SimulationError>(())
 /// ```
 // One error per run, and it carries the trajectory by value on purpose (no Box to

@@ -3,6 +3,34 @@
 use alloc::vec::Vec;
 
 /// Integration method.
+///
+/// All three control the local error to [`Options::rtol`] and [`Options::atol`] and give
+/// dense output; they differ in cost. On the stiff, overdamped `x'' + 1000 x' + x = 0`
+/// (eigenvalues about `-1e-3` and `-1e3`) the explicit method's step is held to its
+/// stability limit `|h lambda| < 3.5` long after the fast mode has died out; the implicit
+/// ones follow the slow mode:
+///
+/// ```
+/// use nonholo_runtime::{simulate, Method, Options};
+/// # use nonholo_runtime::__private::doc_models::Oscillator;
+///
+/// let stiff = Oscillator { m: 1.0, k: 1.0, c: 1000.0, u: 0.0 };
+/// let d = (1000.0f64 * 1000.0 - 4.0).sqrt();
+/// let (l1, l2) = ((-1000.0 + d) / 2.0, (-1000.0 - d) / 2.0);
+/// // from x = 1, v = 0
+/// let exact = |t: f64| (l2 * (l1 * t).exp() - l1 * (l2 * t).exp()) / (l2 - l1);
+/// let run = |method| {
+///     let options = Options::default().rtol(1e-8).atol(1e-10).method(method);
+///     simulate(&stiff, &[1.0, 0.0], 0.0..10.0, &options).unwrap()
+/// };
+/// let explicit = run(Method::default());
+/// assert_eq!(Method::default(), Method::Tsit45);
+/// for implicit in [run(Method::Bdf), run(Method::Esdirk34)] {
+///     assert!(10 * implicit.len() < explicit.len()); // steps (one sample per step)
+///     let (t, y) = implicit.last().unwrap();
+///     assert!((y[0] - exact(t)).abs() < 1e-9);
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Method {
@@ -92,14 +120,52 @@ impl Default for Options {
 }
 
 impl Options {
-    /// Relative tolerance of the local error control (`>= 0`).
+    /// Relative tolerance of the local error control (`>= 0`): each step's error estimate
+    /// `e_i` must satisfy `|e_i| <= atol + rtol |y_i|`. The global error follows it
+    /// (roughly proportionally, and growing with the length of the run).
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Error, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    /// use std::f64::consts::PI;
+    ///
+    /// // x'' = -x over ten periods: x(20 pi) = 1.
+    /// let osc = Oscillator::new(1.0);
+    /// let error = |tol: f64| {
+    ///     let options = Options::default().rtol(tol).atol(tol).sample_times(vec![20.0 * PI]);
+    ///     let tr = simulate(&osc, &[1.0, 0.0], 0.0..20.0 * PI, &options).unwrap();
+    ///     (tr.last().unwrap().1[0] - 1.0).abs()
+    /// };
+    /// let (loose, tight) = (error(1e-4), error(1e-10));
+    /// assert!(tight < 1e-8 && loose > 1e4 * tight);
+    /// // a negative tolerance is refused before integrating
+    /// let refused = simulate(&osc, &[1.0, 0.0], 0.0..1.0, &Options::default().rtol(-1.0));
+    /// assert!(matches!(refused.unwrap_err().error, Error::InvalidOptions(_)));
+    /// ```
     pub fn rtol(mut self, rtol: f64) -> Self {
         self.rtol = rtol;
         self
     }
 
     /// Absolute tolerance of the local error control, the same for every state component
-    /// (`> 0`).
+    /// (`> 0`): below `atol / rtol` in size a component is resolved only to `atol`, so it
+    /// must be small against the smallest values that matter.
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    /// use std::f64::consts::PI;
+    ///
+    /// // An oscillation of amplitude 1e-9 over ten periods: x(20 pi) = 1e-9.
+    /// let osc = Oscillator::new(1.0);
+    /// let relative_error = |atol: f64| {
+    ///     let options = Options::default().rtol(1e-8).atol(atol).sample_times(vec![20.0 * PI]);
+    ///     let tr = simulate(&osc, &[1e-9, 0.0], 0.0..20.0 * PI, &options).unwrap();
+    ///     (tr.last().unwrap().1[0] - 1e-9).abs() / 1e-9
+    /// };
+    /// assert!(relative_error(1e-6) > 1.0); // not resolved at all
+    /// assert!(relative_error(1e-16) < 1e-5);
+    /// ```
     pub fn atol(mut self, atol: f64) -> Self {
         self.atol = atol;
         self
@@ -110,9 +176,18 @@ impl Options {
     /// [`Trajectory::event_time`](crate::Trajectory::event_time) gives its time.
     ///
     /// ```
-    /// use nonholo_runtime::Options;
-    /// let o = Options::default().stop_when(|_t, s| s[0]); // stop when q0 crosses 0
-    /// # let _ = o;
+    /// use nonholo_runtime::{simulate, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// // x = cos t first crosses 0 at t = pi/2
+    /// let options = Options::default().stop_when(|_t, s| s[0]);
+    /// let tr = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..10.0, &options)?;
+    /// let t_event = tr.event_time().unwrap();
+    /// assert!((t_event - std::f64::consts::FRAC_PI_2).abs() < 1e-8);
+    /// let (t, y) = tr.last().unwrap();
+    /// assert_eq!(t, t_event);
+    /// assert!(y[0].abs() < 1e-8 && (y[1] + 1.0).abs() < 1e-8);
+    /// # Ok::<(), nonholo_runtime::SimulationError>(())
     /// ```
     pub fn stop_when(mut self, g: impl Fn(f64, &[f64]) -> f64 + Send + Sync + 'static) -> Self {
         self.event = Some(Event(alloc::sync::Arc::new(g)));
@@ -120,7 +195,21 @@ impl Options {
     }
 
     /// Integration method: [`Method::Tsit45`] (default), or the implicit [`Method::Bdf`] and
-    /// [`Method::Esdirk34`] for stiff models, which use [`Model::rhs_jvp`](crate::Model::rhs_jvp).
+    /// [`Method::Esdirk34`] for stiff models, which use
+    /// [`Model::rhs_jvp`](crate::Model::rhs_jvp) (see [`Method`] for a stiff example).
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Method, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// // Every method integrates x'' = -x to its tolerance.
+    /// for method in [Method::Tsit45, Method::Bdf, Method::Esdirk34] {
+    ///     let options = Options::default().method(method).rtol(1e-10).sample_times(vec![3.0]);
+    ///     let tr = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..3.0, &options)?;
+    ///     assert!((tr.last().unwrap().1[0] - 3.0f64.cos()).abs() < 1e-6, "{method:?}");
+    /// }
+    /// # Ok::<(), nonholo_runtime::SimulationError>(())
+    /// ```
     pub fn method(mut self, method: Method) -> Self {
         self.method = method;
         self
@@ -129,6 +218,23 @@ impl Options {
     /// Record samples exactly at these times (by diffsol's dense output), and stop
     /// integrating at the last one. They must be finite, strictly increasing and inside
     /// the time span given to [`simulate`](crate::simulate).
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Error, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// let osc = Oscillator::new(1.0);
+    /// let options = Options::default().sample_times(vec![0.5, 1.0, 2.0]);
+    /// let tr = simulate(&osc, &[1.0, 0.0], 0.0..10.0, &options)?;
+    /// assert_eq!(tr.times(), [0.5, 1.0, 2.0]); // and nothing integrated past 2
+    /// for (t, x) in tr.times().iter().zip(tr.column("x").unwrap()) {
+    ///     assert!((x - t.cos()).abs() < 1e-8);
+    /// }
+    /// let unsorted = Options::default().sample_times(vec![1.0, 0.5]);
+    /// let refused = simulate(&osc, &[1.0, 0.0], 0.0..10.0, &unsorted).unwrap_err();
+    /// assert!(matches!(refused.error, Error::InvalidOptions(_)));
+    /// # Ok::<(), nonholo_runtime::SimulationError>(())
+    /// ```
     pub fn sample_times(mut self, times: Vec<f64>) -> Self {
         self.sampling = Sampling::Times(times);
         self
@@ -136,31 +242,96 @@ impl Options {
 
     /// Record samples at `t0 + k dt`, `k = 0, 1, ...` up to `t1` (included when it lands on
     /// the grid, to a relative `1e-9` of `dt`), and stop integrating at the last one.
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// let osc = Oscillator::new(1.0);
+    /// let every = |dt| simulate(&osc, &[1.0, 0.0], 0.0..1.0, &Options::default().sample_every(dt));
+    /// assert_eq!(every(0.25)?.times(), [0.0, 0.25, 0.5, 0.75, 1.0]);
+    /// // 1 is not on the grid 0, 0.3, 0.6, 0.9: the run ends at 0.9 (to roundoff)
+    /// let tr = every(0.3)?;
+    /// assert_eq!(tr.len(), 4);
+    /// assert!((tr.last().unwrap().0 - 0.9).abs() < 1e-15);
+    /// # Ok::<(), nonholo_runtime::SimulationError>(())
+    /// ```
     pub fn sample_every(mut self, dt: f64) -> Self {
         self.sampling = Sampling::Every(dt);
         self
     }
 
     /// Record a sample at `t0` and after every accepted internal step (the default).
+    ///
+    /// The step sizes are the integrator's own (small where the error control needs them);
+    /// [`Trajectory::at`](crate::Trajectory::at) interpolates between them.
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// let options = Options::default().sample_every(0.1).sample_steps();
+    /// assert_eq!(options, Options::default());
+    /// let tr = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..1.0, &options)?;
+    /// let t = tr.times();
+    /// assert_eq!((t[0], t[t.len() - 1]), (0.0, 1.0));
+    /// let first_step = t[1] - t[0];
+    /// assert!(t.windows(2).any(|w| w[1] - w[0] > 2.0 * first_step)); // not a fixed grid
+    /// assert!((tr.at(0.5)?[0] - 0.5f64.cos()).abs() < 1e-8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn sample_steps(mut self) -> Self {
         self.sampling = Sampling::Steps;
         self
     }
 
     /// Give up with [`Error::Solver`](crate::Error::Solver) after this many accepted steps.
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Error, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// let options = Options::default().max_steps(5);
+    /// let e = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..100.0, &options).unwrap_err();
+    /// assert!(matches!(e.error, Error::Solver { .. }));
+    /// // the start and the five steps are kept
+    /// assert_eq!(e.partial.len(), 6);
+    /// ```
     pub fn max_steps(mut self, max_steps: usize) -> Self {
         self.max_steps = max_steps;
         self
     }
 
     /// Check the constraints at every recorded sample, not only at the start, with
-    /// tolerance `tol` (relative as in [`check_state`](crate::model::check_state)); stop with
-    /// [`Error::ConstraintViolated`](crate::Error::ConstraintViolated) at the first violation. `f64::INFINITY` switches
-    /// every check off, the initial one included.
+    /// tolerance `tol` (relative as in [`check_state`](crate::model::check_state)); stop
+    /// with [`Error::ConstraintViolated`](crate::Error::ConstraintViolated) at the first
+    /// violation. `f64::INFINITY` switches every check off, the initial one included.
     ///
     /// With speeds the constraints hold by construction, so this is a test of the model;
     /// it matters for [`crate::Formulation::Multipliers`], whose state drifts off the
     /// constraints.
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Error, Options};
+    /// # use nonholo_runtime::__private::doc_models::SkateLagrange;
+    ///
+    /// // A skate by Lagrange multipliers, state [x, y, theta, dot(x), dot(y), dot(theta)]:
+    /// // the multiplier keeps dC/dt = 0 for C = dot(y) cos(theta) - dot(x) sin(theta).
+    /// let skate = SkateLagrange { m: 1.0, i: 0.1 };
+    /// let along = [0.0, 0.0, 0.0, 1.0, 0.0, 1.0];
+    /// let checked = Options::default().check_constraints(1e-8);
+    /// let tr = simulate(&skate, &along, 0.0..10.0, &checked)?;
+    /// assert!(tr.max_constraint_residual(&skate)? < 1e-8);
+    /// // sliding sideways at theta = 0 (C = 1): refused before the first step ...
+    /// let sideways = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0];
+    /// let e = simulate(&skate, &sideways, 0.0..10.0, &checked).unwrap_err();
+    /// assert!(matches!(e.error, Error::ConstraintViolated { t: 0.0, .. }) && e.partial.is_empty());
+    /// // ... unless the checks are off: then C stays 1, as the equations say
+    /// let unchecked = Options::default().check_constraints(f64::INFINITY);
+    /// let tr = simulate(&skate, &sideways, 0.0..10.0, &unchecked)?;
+    /// assert!((tr.max_constraint_residual(&skate)? - 1.0).abs() < 1e-8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_constraints(mut self, tol: f64) -> Self {
         self.constraint_tol = tol;
         self.monitor_constraints = true;
