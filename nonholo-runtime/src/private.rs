@@ -139,6 +139,67 @@ pub fn gauss_newton<const NQ: usize, const NZ: usize>(
     None
 }
 
+/// The saddle-point system of Benenti's second method, `A qdd = l + C^T lambda`,
+/// `C qdd = -drift`, factored for given `A` and `C`: `A = L D L^T`, `W = A^-1 C^T` and the
+/// Schur complement `S = C A^-1 C^T`, so that several right-hand sides (the accelerations
+/// and their directional derivatives) reuse one factorization.
+struct SaddlePoint<S, const N: usize, const NC: usize> {
+    a: Ldlt<S, N>,
+    /// `W^T`: row `k` is `A^-1 c_k`.
+    w: [[S; N]; NC],
+    s: Ldlt<S, NC>,
+}
+
+impl<S: Scalar, const N: usize, const NC: usize> SaddlePoint<S, N, NC> {
+    /// `None` when `A` or `S` is not positive definite (a singular state of the
+    /// constraint, Benenti's Remark 7.5).
+    fn new(a: &[[S; N]; N], c: &[[S; N]; NC]) -> Option<Self> {
+        let zero = S::from_f64(0.0);
+        let fa = Ldlt::new(a)?;
+        let mut w = [[zero; N]; NC];
+        for (wk, ck) in w.iter_mut().zip(c) {
+            *wk = fa.solve(ck);
+        }
+        let mut s = [[zero; NC]; NC];
+        for k in 0..NC {
+            for m in 0..NC {
+                let mut acc = zero;
+                for i in 0..N {
+                    acc += c[k][i] * w[m][i];
+                }
+                s[k][m] = acc;
+            }
+        }
+        Some(SaddlePoint {
+            a: fa,
+            w,
+            s: Ldlt::new(&s)?,
+        })
+    }
+
+    /// `(qdd, lambda)` for the right-hand sides `l`, `-drift`: `u = A^-1 l`,
+    /// `S lambda = -drift - C u`, `qdd = u + W lambda`.
+    fn solve(&self, c: &[[S; N]; NC], l: &[S; N], drift: &[S; NC]) -> ([S; N], [S; NC]) {
+        let u = self.a.solve(l);
+        let mut rhs = [S::from_f64(0.0); NC];
+        for k in 0..NC {
+            let mut acc = -drift[k];
+            for i in 0..N {
+                acc -= c[k][i] * u[i];
+            }
+            rhs[k] = acc;
+        }
+        let lambda = self.s.solve(&rhs);
+        let mut qdd = u;
+        for (wk, lk) in self.w.iter().zip(&lambda) {
+            for (q, w) in qdd.iter_mut().zip(wk) {
+                *q += *w * *lk;
+            }
+        }
+        (qdd, lambda)
+    }
+}
+
 /// Benenti's second method at one state: solve `A qdd = l + C^T lambda`,
 /// `C qdd = -drift` for `(qdd, lambda)` by two `LDL^T` factorizations
 /// (`A`, then the Schur complement `S = C A^-1 C^T`), in any [`Scalar`]. `None` when either
@@ -150,42 +211,8 @@ pub fn multipliers<S: Scalar, const N: usize, const NC: usize>(
     c: &[[S; N]; NC],
     drift: &[S; NC],
 ) -> Option<([S; N], [S; NC])> {
-    let zero = S::from_f64(0.0);
-    let fa = Ldlt::new(a)?;
-    let u = fa.solve(l);
-    // W = A^-1 C^T, one column per constraint (stored as rows).
-    let mut w = [[zero; N]; NC];
-    for (wk, ck) in w.iter_mut().zip(c) {
-        *wk = fa.solve(ck);
-    }
-    let mut s = [[zero; NC]; NC];
-    let mut rhs = [zero; NC];
-    for k in 0..NC {
-        for m in 0..NC {
-            let mut acc = zero;
-            for i in 0..N {
-                acc += c[k][i] * w[m][i];
-            }
-            s[k][m] = acc;
-        }
-        let mut acc = -drift[k];
-        for i in 0..N {
-            acc -= c[k][i] * u[i];
-        }
-        rhs[k] = acc;
-    }
-    let lambda = Ldlt::new(&s)?.solve(&rhs);
-    let mut qdd = u;
-    for (k, lk) in lambda.iter().enumerate() {
-        for i in 0..N {
-            qdd[i] += w[k][i] * *lk;
-        }
-    }
-    if all_finite(&qdd) && all_finite(&lambda) {
-        Some((qdd, lambda))
-    } else {
-        None
-    }
+    let (qdd, lambda) = SaddlePoint::new(a, c)?.solve(c, l, drift);
+    (all_finite(&qdd) && all_finite(&lambda)).then_some((qdd, lambda))
 }
 
 /// Directional derivative of `z' = G^-1 f`: `G^-1 (df - dG G^-1 f)` (one factorization).
@@ -219,7 +246,12 @@ pub fn multipliers_jvp<const N: usize, const NC: usize>(
     dc: &[[f64; N]; NC],
     ddrift: &[f64; NC],
 ) -> Option<[f64; N]> {
-    let (qdd, lambda) = multipliers(a, l, c, drift)?;
+    // one factorization for both solves
+    let sp = SaddlePoint::new(a, c)?;
+    let (qdd, lambda) = sp.solve(c, l, drift);
+    if !(all_finite(&qdd) && all_finite(&lambda)) {
+        return None;
+    }
     let mut l2 = [0.0; N];
     for i in 0..N {
         let mut acc = dl[i];
@@ -239,5 +271,6 @@ pub fn multipliers_jvp<const N: usize, const NC: usize>(
         }
         d2[k] = acc;
     }
-    multipliers(a, &l2, c, &d2).map(|(dq, _)| dq)
+    let (dqdd, dlambda) = sp.solve(c, &l2, &d2);
+    (all_finite(&dqdd) && all_finite(&dlambda)).then_some(dqdd)
 }

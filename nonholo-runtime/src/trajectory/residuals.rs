@@ -96,14 +96,7 @@ impl Trajectory {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn max_constraint_residual<M: Model>(&self, model: &M) -> Result<f64, Error> {
-        let all = self.constraint_residuals(model)?;
-        Ok(all.iter().flatten().fold(0.0_f64, |m, r| {
-            if r.is_nan() || m.is_nan() {
-                f64::NAN
-            } else {
-                m.max(r.abs())
-            }
-        }))
+        Ok(max_abs(&self.constraint_residuals(model)?))
     }
 
     /// The configuration residuals `f_k(q, t)` ([`Model::configuration_residual`]) at
@@ -159,13 +152,18 @@ impl Trajectory {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn max_configuration_residual<M: Model>(&self, model: &M) -> Result<f64, Error> {
-        let all = self.configuration_residuals(model)?;
-        Ok(all.iter().flatten().fold(0.0_f64, |m, r| {
-            if r.is_nan() || m.is_nan() {
-                f64::NAN
-            } else {
-                m.max(r.abs())
-            }
-        }))
+        Ok(max_abs(&self.configuration_residuals(model)?))
     }
+}
+
+/// The largest `|r|` over all rows (0 when empty; NaN if any entry is NaN, which
+/// `f64::max` would drop).
+fn max_abs(rows: &[Vec<f64>]) -> f64 {
+    rows.iter().flatten().fold(0.0_f64, |m, r| {
+        if r.is_nan() || m.is_nan() {
+            f64::NAN
+        } else {
+            m.max(r.abs())
+        }
+    })
 }
