@@ -3,9 +3,10 @@
 //! inlined. A [`Layout`] names the outputs of one block so that callers never compute
 //! offsets.
 
+use super::program::{Op, OpId, Program};
 use crate::check::Checked;
 use crate::model::Symbols;
-use crate::sym::{Func, Graph, Id, Mat, Node, Number};
+use crate::sym::{Func, Graph, Id, Mat, Number};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::HashMap;
@@ -57,8 +58,9 @@ pub fn block(
 }
 
 /// Straight-line code computing `outputs` in `num`: (let statements, one expression per
-/// output). Auxiliary symbols (`Graph::define`) reachable from the outputs are computed
-/// first, in definition order, each once.
+/// output). The outputs and the auxiliary symbols (`Graph::define`) reachable from them
+/// become one [`Program`]; an op used twice or more is a `let`, computed before its first
+/// use; every auxiliary symbol is a `let`, in definition order.
 pub fn block_in(
     g: &Graph,
     outputs: &[Id],
@@ -74,91 +76,211 @@ pub fn block_in(
         .into_iter()
         .filter(|s| !bind.contains_key(s))
         .collect();
-    let roots: Vec<Id> = defined.iter().filter_map(|s| g.definition(*s)).collect();
+    let mut p = Program::new(g, outputs, |s| bind.contains_key(&s));
+    let roots: Vec<OpId> = defined
+        .iter()
+        .filter_map(|s| g.definition(*s))
+        .map(|d| p.lower(d))
+        .collect();
+    let outs: Vec<OpId> = outputs.iter().map(|o| p.lower(*o)).collect();
 
-    // Count parents of every node reachable from the definitions and the outputs.
-    let mut uses: HashMap<Id, u32> = HashMap::new();
-    let mut seen: HashMap<Id, ()> = HashMap::new();
-    let mut order_all: Vec<Id> = Vec::new();
-    for o in roots.iter().chain(outputs) {
+    // Count parents of every op reachable from the definitions and the outputs.
+    let mut uses: HashMap<OpId, u32> = HashMap::new();
+    let mut seen: HashMap<OpId, ()> = HashMap::new();
+    for o in roots.iter().chain(&outs) {
         *uses.entry(*o).or_insert(0) += 1;
-        visit(g, *o, &mut uses, &mut seen, &mut order_all);
+        visit(&p, *o, &mut uses, &mut seen, &mut Vec::new());
     }
-    let mut bind = bind.clone();
-    let mut names: HashMap<Id, TokenStream> = HashMap::new();
-    let mut lets = TokenStream::new();
-    let mut k = 0usize;
-    let mut emitted: HashMap<Id, ()> = HashMap::new();
-    let mut emit_shared = |root: Id,
-                           bind: &Bindings,
-                           names: &mut HashMap<Id, TokenStream>,
-                           lets: &mut TokenStream| {
-        let mut order = Vec::new();
-        let mut local_uses = HashMap::new();
-        visit(g, root, &mut local_uses, &mut emitted, &mut order);
-        for id in order {
-            let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
-            let leaf = matches!(g.node(id), Node::Num(_) | Node::Sym(_));
-            if shared && !leaf && id != root {
-                let e = render(
-                    &Ctx {
-                        g,
-                        bind,
-                        names,
-                        num,
-                    },
-                    id,
-                );
-                let name = format_ident!("__{}{}", prefix, k);
-                k += 1;
-                lets.extend(quote! { let #name: #ty = #e; });
-                names.insert(id, quote! { #name });
+    // sines and cosines of one argument, computed together
+    let mut pairs: HashMap<OpId, (OpId, OpId, OpId)> = HashMap::new();
+    for id in uses.keys() {
+        if let Op::Fn(Func::Sin, a) = p.op(*id) {
+            if let Some(c) = p
+                .find(&Op::Fn(Func::Cos, *a))
+                .filter(|c| uses.contains_key(c))
+            {
+                pairs.insert(*id, (*id, c, *a));
+                pairs.insert(c, (*id, c, *a));
             }
         }
-    };
+    }
+    let mut bind = bind.clone();
+    let mut names: HashMap<OpId, TokenStream> = HashMap::new();
+    let mut lets = Lets::default();
+    let mut k = 0usize;
+    let mut emitted: HashMap<OpId, ()> = HashMap::new();
+    let mut emit_shared =
+        |root: OpId, bind: &Bindings, names: &mut HashMap<OpId, TokenStream>, lets: &mut Lets| {
+            let mut order = Vec::new();
+            visit(&p, root, &mut HashMap::new(), &mut emitted, &mut order);
+            for id in order {
+                if let Some((si, co, a)) = pairs.get(&id).copied() {
+                    if !names.contains_key(&id) {
+                        let a = render(
+                            &Ctx {
+                                p: &p,
+                                bind,
+                                names,
+                                num,
+                            },
+                            a,
+                        );
+                        let (sn, cn) = (
+                            format_ident!("__{}{}", prefix, k),
+                            format_ident!("__{}{}", prefix, k + 1),
+                        );
+                        k += 2;
+                        let level = lets.level_of(&p, si);
+                        lets.push(
+                            quote! { (#sn, #cn) },
+                            quote! { (#ty, #ty) },
+                            quote! { ::nonholo::Scalar::sin_cos(#a) },
+                            level,
+                        );
+                        for (op, n) in [(si, sn), (co, cn)] {
+                            lets.op_level.insert(op, level);
+                            names.insert(op, quote! { #n });
+                        }
+                    }
+                    continue;
+                }
+                let shared = uses.get(&id).copied().unwrap_or(0) >= 2;
+                let leaf = matches!(p.op(id), Op::Num(_) | Op::Sym(_));
+                if shared && !leaf && id != root && !names.contains_key(&id) {
+                    let e = render(
+                        &Ctx {
+                            p: &p,
+                            bind,
+                            names,
+                            num,
+                        },
+                        id,
+                    );
+                    let name = format_ident!("__{}{}", prefix, k);
+                    k += 1;
+                    let level = lets.level_of(&p, id);
+                    lets.push(quote! { #name }, ty.clone(), e, level);
+                    lets.op_level.insert(id, level);
+                    names.insert(id, quote! { #name });
+                }
+            }
+        };
     for (s, root) in defined.iter().zip(&roots) {
         emit_shared(*root, &bind, &mut names, &mut lets);
-        let e = render(
-            &Ctx {
-                g,
-                bind: &bind,
-                names: &names,
-                num,
-            },
-            *root,
-        );
         let name = format_ident!("__{}d{}", prefix, s);
-        lets.extend(quote! { let #name: #ty = #e; });
+        let level = match names.get(root) {
+            // the definition is an op already computed: the atom is that `let`
+            Some(e) => {
+                let level = lets.op_level[root] + 1;
+                lets.push(quote! { #name }, ty.clone(), e.clone(), level);
+                level
+            }
+            None => {
+                let e = render(
+                    &Ctx {
+                        p: &p,
+                        bind: &bind,
+                        names: &names,
+                        num,
+                    },
+                    *root,
+                );
+                let level = lets.level_of(&p, *root);
+                lets.push(quote! { #name }, ty.clone(), e, level);
+                lets.op_level.insert(*root, level);
+                names.insert(*root, quote! { #name });
+                level
+            }
+        };
+        lets.sym_level.insert(*s, level);
         bind.insert(*s, quote! { #name });
-        names.insert(*root, quote! { #name });
     }
-    for o in outputs {
+    for o in &outs {
         emit_shared(*o, &bind, &mut names, &mut lets);
     }
     let cx = Ctx {
-        g,
+        p: &p,
         bind: &bind,
         names: &names,
         num,
     };
-    let outs = outputs.iter().map(|o| render(&cx, *o)).collect();
-    (lets, outs)
+    let rendered = outs.iter().map(|o| render(&cx, *o)).collect();
+    (lets.into_tokens(), rendered)
+}
+
+/// The `let`s of a block, grouped by level (1 + the highest level of the `let`s they
+/// read). All `let`s of one level are one tuple binding: a sequence of thousands of `let`s
+/// nests as many lexical scopes, and LLVM's debug-info pass recurses once per scope (the
+/// Whipple bicycle's Jacobian overflowed rustc's stack in a debug build).
+#[derive(Default)]
+struct Lets {
+    /// (pattern, type, value) of each `let`, by level.
+    by_level: std::collections::BTreeMap<usize, Vec<(TokenStream, TokenStream, TokenStream)>>,
+    /// Levels of the named ops and of the auxiliary symbols.
+    op_level: HashMap<OpId, usize>,
+    sym_level: HashMap<u32, usize>,
+}
+
+/// The most names one tuple binding introduces.
+const LET_GROUP: usize = 64;
+
+impl Lets {
+    fn push(&mut self, pat: TokenStream, ty: TokenStream, e: TokenStream, level: usize) {
+        self.by_level.entry(level).or_default().push((pat, ty, e));
+    }
+
+    /// The level a `let` of op `id` gets: one above everything it reads.
+    fn level_of(&self, p: &Program, id: OpId) -> usize {
+        let mut max = 0;
+        let mut stack = p.children(id);
+        let mut seen = std::collections::HashSet::new();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            if let Some(l) = self.op_level.get(&x) {
+                max = max.max(*l);
+                continue;
+            }
+            match p.op(x) {
+                Op::Sym(s) => max = max.max(self.sym_level.get(s).copied().unwrap_or(0)),
+                _ => stack.extend(p.children(x)),
+            }
+        }
+        max + 1
+    }
+
+    fn into_tokens(self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for group in self.by_level.into_values() {
+            for chunk in group.chunks(LET_GROUP) {
+                if let [(pat, ty, e)] = chunk {
+                    out.extend(quote! { let #pat: #ty = #e; });
+                } else {
+                    let pats = chunk.iter().map(|(p, _, _)| p);
+                    let tys = chunk.iter().map(|(_, t, _)| t);
+                    let es = chunk.iter().map(|(_, _, e)| e);
+                    out.extend(quote! { let (#(#pats),*): (#(#tys),*) = (#(#es),*); });
+                }
+            }
+        }
+        out
+    }
 }
 
 fn visit(
-    g: &Graph,
-    id: Id,
-    uses: &mut HashMap<Id, u32>,
-    seen: &mut HashMap<Id, ()>,
-    order: &mut Vec<Id>,
+    p: &Program,
+    id: OpId,
+    uses: &mut HashMap<OpId, u32>,
+    seen: &mut HashMap<OpId, ()>,
+    order: &mut Vec<OpId>,
 ) {
     if seen.insert(id, ()).is_some() {
         return;
     }
-    let children = g.children(id);
-    for c in children {
+    for c in p.children(id) {
         *uses.entry(c).or_insert(0) += 1;
-        visit(g, c, uses, seen, order);
+        visit(p, c, uses, seen, order);
     }
     order.push(id);
 }
@@ -183,39 +305,45 @@ pub fn lit(x: Number) -> TokenStream {
     }
 }
 
-/// What rendering a node needs: the graph, how symbols and shared nodes are read, the
+/// What rendering an op needs: the program, how symbols and shared ops are read, the
 /// number type.
 struct Ctx<'a> {
-    g: &'a Graph,
+    p: &'a Program<'a>,
     bind: &'a Bindings,
-    names: &'a HashMap<Id, TokenStream>,
+    names: &'a HashMap<OpId, TokenStream>,
     num: Num,
 }
 
-fn render(cx: &Ctx, id: Id) -> TokenStream {
-    let g = cx.g;
+fn render(cx: &Ctx, id: OpId) -> TokenStream {
     if let Some(n) = cx.names.get(&id) {
         return n.clone();
     }
-    match g.node(id) {
-        Node::Num(n) => cx.num.lit(*n),
-        Node::Sym(s) => cx
+    match cx.p.op(id) {
+        Op::Num(n) => cx.num.lit(*n),
+        Op::Sym(s) => cx
             .bind
             .get(s)
             .cloned()
             .unwrap_or_else(|| cx.num.wrap(quote! { ::core::f64::NAN })),
-        Node::Add(c, ts) => {
-            let terms: Vec<Term> = ts
-                .iter()
-                .map(|(k, t)| Term {
-                    k: *k,
-                    fs: match g.node(*t) {
-                        Node::Mul(fs) => fs.to_vec(),
-                        _ => vec![(*t, 1)],
-                    },
-                })
-                .collect();
-            let mut out = factored(cx, terms);
+        Op::Sum(c, ts) => {
+            let mut out = TokenStream::new();
+            for (i, (k, x)) in ts.iter().enumerate() {
+                let neg = k.is_negative();
+                let ak = if neg { k.neg() } else { *k };
+                let x = render(cx, *x);
+                let term = if ak.is_one() {
+                    x
+                } else {
+                    let l = cx.num.lit(ak);
+                    quote! { #l * #x }
+                };
+                out.extend(match (i == 0, neg) {
+                    (true, false) => term,
+                    (true, true) => quote! { -#term },
+                    (false, false) => quote! { + #term },
+                    (false, true) => quote! { - #term },
+                });
+            }
             if !c.is_zero() {
                 let neg = c.is_negative();
                 let l = cx.num.lit(if neg { c.neg() } else { *c });
@@ -227,9 +355,42 @@ fn render(cx: &Ctx, id: Id) -> TokenStream {
             }
             quote! { (#out) }
         }
-        Node::Mul(fs) => product(cx, fs),
+        Op::Mul(fs) => {
+            // factors, and the denominators of reciprocals not computed on their own
+            let mut num = Vec::new();
+            let mut den = Vec::new();
+            for (x, e) in fs.iter() {
+                match cx.p.op(*x) {
+                    Op::Recip(d) if !cx.names.contains_key(x) && *e == 1 => {
+                        den.push(render(cx, *d))
+                    }
+                    _ => num.push(power(cx, *x, *e)),
+                }
+            }
+            let chain = |xs: Vec<TokenStream>| -> TokenStream {
+                let mut it = xs.into_iter();
+                let mut acc = it.next().unwrap_or_else(|| cx.num.lit(Number::ONE));
+                for x in it {
+                    acc = quote! { #acc * #x };
+                }
+                acc
+            };
+            let no_den = den.is_empty();
+            let num = chain(num);
+            if no_den {
+                quote! { (#num) }
+            } else {
+                let den = chain(den);
+                quote! { (#num / (#den)) }
+            }
+        }
+        Op::Recip(d) => {
+            let one = cx.num.lit(Number::ONE);
+            let d = render(cx, *d);
+            quote! { (#one / #d) }
+        }
         // Through the trait, so the code names no std item and works in any scalar.
-        Node::Fn(f, a) => {
+        Op::Fn(f, a) => {
             let a = render(cx, *a);
             let m = Ident::new(
                 if *f == Func::Sign {
@@ -241,7 +402,7 @@ fn render(cx: &Ctx, id: Id) -> TokenStream {
             );
             quote! { ::nonholo::Scalar::#m(#a) }
         }
-        Node::Fn2(f, a, b) => {
+        Op::Fn2(f, a, b) => {
             let a = render(cx, *a);
             let b = render(cx, *b);
             let m = Ident::new(f.name(), Span::call_site());
@@ -250,94 +411,9 @@ fn render(cx: &Ctx, id: Id) -> TokenStream {
     }
 }
 
-/// One term `k * prod b^e` of a sum being rendered.
-struct Term {
-    k: Number,
-    fs: Vec<(Id, i32)>,
-}
-
-/// A sum's terms (without parentheses), common factors pulled out greedily (multivariate
-/// Horner): the base shared by most terms is factored out of them, recursively, so
-/// `a*x*y + a*x*z + b` renders as `a*x*(y + z) + b` and a shared divisor is divided once.
-/// Ties go to the smaller node id, so the output is deterministic.
-fn factored(cx: &Ctx, terms: Vec<Term>) -> TokenStream {
-    let mut count: std::collections::BTreeMap<(Id, bool), (usize, i32)> = Default::default();
-    for t in &terms {
-        for (b, e) in &t.fs {
-            let c = count.entry((*b, *e > 0)).or_insert((0, i32::MAX));
-            c.0 += 1;
-            c.1 = c.1.min(e.abs());
-        }
-    }
-    let best = count
-        .iter()
-        .filter(|(_, (n, _))| *n >= 2)
-        .max_by(|x, y| x.1 .0.cmp(&y.1 .0).then(y.0.cmp(x.0)))
-        .map(|((b, pos), (_, e))| (*b, *pos, *e));
-    let Some((base, positive, e)) = best else {
-        return plain_sum(cx, &terms);
-    };
-    let mut with = Vec::new();
-    let mut without = Vec::new();
-    for mut t in terms {
-        match t
-            .fs
-            .iter()
-            .position(|(b, x)| *b == base && (*x > 0) == positive)
-        {
-            Some(i) => {
-                t.fs[i].1 -= if positive { e } else { -e };
-                if t.fs[i].1 == 0 {
-                    t.fs.remove(i);
-                }
-                with.push(t);
-            }
-            None => without.push(t),
-        }
-    }
-    let inner = factored(cx, with);
-    let b = power(cx, base, e);
-    let grouped = if positive {
-        quote! { #b * (#inner) }
-    } else {
-        quote! { (#inner) / #b }
-    };
-    if without.is_empty() {
-        grouped
-    } else {
-        let rest = factored(cx, without);
-        quote! { #grouped + #rest }
-    }
-}
-
-/// Terms written out one by one, `k*x*y - z + ...`.
-fn plain_sum(cx: &Ctx, terms: &[Term]) -> TokenStream {
-    let mut out = TokenStream::new();
-    for (i, t) in terms.iter().enumerate() {
-        let neg = t.k.is_negative();
-        let ak = if neg { t.k.neg() } else { t.k };
-        let term = match (t.fs.is_empty(), ak.is_one()) {
-            (true, _) => cx.num.lit(ak),
-            (false, true) => product(cx, &t.fs),
-            (false, false) => {
-                let l = cx.num.lit(ak);
-                let e = product(cx, &t.fs);
-                quote! { #l * #e }
-            }
-        };
-        out.extend(match (i == 0, neg) {
-            (true, false) => term,
-            (true, true) => quote! { -#term },
-            (false, false) => quote! { + #term },
-            (false, true) => quote! { - #term },
-        });
-    }
-    out
-}
-
-/// `b^e` for `e >= 1`, squares as a product.
-fn power(cx: &Ctx, b: Id, e: i32) -> TokenStream {
-    let base = render(cx, b);
+/// `x^e` for `e >= 1`, squares as a product.
+fn power(cx: &Ctx, x: OpId, e: i32) -> TokenStream {
+    let base = render(cx, x);
     match e {
         1 => base,
         2 => quote! { (#base * #base) },
@@ -345,35 +421,6 @@ fn power(cx: &Ctx, b: Id, e: i32) -> TokenStream {
             let e = Literal::i32_unsuffixed(e);
             quote! { ::nonholo::Scalar::powi(#base, #e) }
         }
-    }
-}
-
-/// `prod b^e` as `(num / (den))`.
-fn product(cx: &Ctx, fs: &[(Id, i32)]) -> TokenStream {
-    let num: Vec<TokenStream> = fs
-        .iter()
-        .filter(|(_, e)| *e > 0)
-        .map(|(b, e)| power(cx, *b, *e))
-        .collect();
-    let den: Vec<TokenStream> = fs
-        .iter()
-        .filter(|(_, e)| *e < 0)
-        .map(|(b, e)| power(cx, *b, -*e))
-        .collect();
-    let chain = |xs: Vec<TokenStream>| -> TokenStream {
-        let mut it = xs.into_iter();
-        let mut acc = it.next().unwrap_or_else(|| cx.num.lit(Number::ONE));
-        for x in it {
-            acc = quote! { #acc * #x };
-        }
-        acc
-    };
-    let num = chain(num);
-    if den.is_empty() {
-        quote! { (#num) }
-    } else {
-        let den = chain(den);
-        quote! { (#num / (#den)) }
     }
 }
 
