@@ -496,6 +496,10 @@ fn bench_one<M: Model, const N: usize>(
     check(&format!("{name} (other parameters)"), &other, hand, rng);
     let t = rng.uniform(0.0, 10.0);
     let s: [f64; N] = random_state(rng);
+    if std::env::var_os("NONHOLO_RHS_PAIRED").is_some() {
+        paired(name, &model, hand, t, &s);
+        return;
+    }
     let mut group = c.benchmark_group(name);
     group.bench_function("generated", |b| {
         b.iter(|| {
@@ -514,6 +518,37 @@ fn bench_one<M: Model, const N: usize>(
         })
     });
     group.finish();
+}
+
+/// The noise-robust ratio (`NONHOLO_RHS_PAIRED=1 cargo bench --bench rhs`): 40 rounds
+/// alternate 100 000 generated and 100 000 hand-written calls, and the fastest round of
+/// each is kept, so a busy moment of a shared machine slows both or neither.
+fn paired<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, t: f64, s: &[f64; N]) {
+    const CALLS: u32 = 100_000;
+    let mut best = [f64::INFINITY; 2];
+    for _ in 0..40 {
+        for (k, b) in best.iter_mut().enumerate() {
+            let start = std::time::Instant::now();
+            for _ in 0..CALLS {
+                let mut d = [0.0; N];
+                if k == 0 {
+                    black_box(model)
+                        .rhs(black_box(t), black_box(s), &mut d)
+                        .unwrap();
+                } else {
+                    hand(black_box(model), black_box(t), black_box(s), &mut d);
+                }
+                black_box(d);
+            }
+            *b = b.min(start.elapsed().as_secs_f64() * 1e9 / f64::from(CALLS));
+        }
+    }
+    println!(
+        "{name:24} generated {:7.1} ns  hand-written {:7.1} ns  ratio {:.2}",
+        best[0],
+        best[1],
+        best[0] / best[1]
+    );
 }
 
 fn benches(c: &mut Criterion) {

@@ -35,6 +35,14 @@ pub fn hooks(
     let mut out = Layout::new();
     let qdot_slot = out.vec(&d.qdot);
     let forcing_slot = out.vec(&d.forcing);
+    // speeds solved alone: their quotient, simplified
+    let alone: Vec<_> = d
+        .solved_alone
+        .iter()
+        .zip(&d.forcing)
+        .map(|(s, f)| s.unwrap_or(*f))
+        .collect();
+    let alone_slot = out.vec(&alone);
     let g_slot = if diagonal {
         let diag: Vec<_> = (0..nz).map(|a| d.mass_matrix_g.at(a, a)).collect();
         out.vec(&diag)
@@ -69,11 +77,11 @@ pub fn hooks(
             }
             match blk.as_slice() {
                 [a] => {
-                    let (ga, fa, i) = (gm(*a, *a), &forcing[*a], at(*a));
+                    let (ga, i) = (gm(*a, *a), at(*a));
+                    let za = &r.vec(alone_slot)[*a];
                     quote! {
-                        let __ga: __S = #ga;
-                        if !(::nonholo::Scalar::re(__ga) > 0.0) { #singular }
-                        __d[#i] = #fa / __ga;
+                        if !(::nonholo::Scalar::re(#ga) > 0.0) { #singular }
+                        __d[#i] = #za;
                     }
                 }
                 [a, b] => {

@@ -22,6 +22,9 @@ pub struct FirstMethod {
     pub mass_matrix_g: Mat,
     /// Right-hand side of `G dz/dt = forcing`.
     pub forcing: Vec<Id>,
+    /// `forcing_a / G_aa` for every speed whose row of G is zero off the diagonal, simplified
+    /// (a mass that multiplies both cancels, as in Benenti's parallel points).
+    pub solved_alone: Vec<Option<Id>>,
     pub speeds_from_qdot: SpeedsFromQdot,
     /// Named contributions whose sum is `-forcing` (Boltzmann–Hamel's Q, Lambda, N, ...),
     /// each with one entry per speed; empty when the formulation has no such split.
@@ -87,6 +90,14 @@ pub fn complete(
         (&d.qdot, &d.mass_matrix_g, &d.forcing),
     );
     let power = jacobian::power_terms(low, lt, &d.qdot);
+    let g = &mut low.graph;
+    let nz = d.forcing.len();
+    let solved_alone = (0..nz)
+        .map(|a| {
+            let alone = (0..nz).all(|b| b == a || g.is_zero(d.mass_matrix_g.at(a, b)));
+            alone.then(|| g.div(d.forcing[a], d.mass_matrix_g.at(a, a)))
+        })
+        .collect();
     Equations {
         formulation,
         speed_names: d.speed_names,
@@ -99,6 +110,7 @@ pub fn complete(
             mass_matrix_a,
             mass_matrix_g: d.mass_matrix_g,
             forcing: d.forcing,
+            solved_alone,
             speeds_from_qdot: d.speeds_from_qdot,
             terms: d.terms,
             jvp,

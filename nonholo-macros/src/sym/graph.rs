@@ -58,6 +58,9 @@ pub struct Graph {
     diff_memo: HashMap<(Id, u32), Id>,
     /// Definitions of auxiliary symbols (`define`), indexed by symbol.
     defs: HashMap<u32, Id>,
+    /// The atom standing for a sum, by the sum normalized as in negative powers (first
+    /// coefficient 1): `normalized = atom / lead`, stored as (atom, lead).
+    atom_of_sum: HashMap<Id, (Id, Number)>,
     /// The placeholder every new node becomes once the graph is full, and what was being
     /// derived then.
     overflow: Option<(Id, &'static str)>,
@@ -101,6 +104,10 @@ impl Graph {
         let s = self.new_symbol(name);
         self.defs.insert(s, e);
         let id = self.sym(s);
+        if self.is_sum(e) {
+            let (normalized, lead) = self.normalized_sum(e);
+            self.atom_of_sum.entry(normalized).or_insert((id, lead));
+        }
         // the atom depends on whatever its definition depends on
         let inherited = self.free[e.0 as usize].clone();
         let own = &mut self.free[id.0 as usize];
@@ -478,26 +485,40 @@ impl Graph {
         }
     }
 
-    /// `sum * monomial`: cancels against a negative power of the same sum, else distributes.
+    /// `sum = lead * normalized`, the normalized sum's first coefficient 1 (the form
+    /// negative powers of sums take).
+    fn normalized_sum(&mut self, sum: Id) -> (Id, Number) {
+        let (c, ts) = self.terms_of(sum);
+        let lead = ts.first().map(|(k, _)| *k).unwrap_or(Number::ONE);
+        if lead.is_one() {
+            return (sum, lead);
+        }
+        let inv = lead.recip();
+        let ts: Vec<(Number, Id)> = ts.iter().map(|(k, t)| (k.mul(inv), *t)).collect();
+        (self.build_add(c.mul(inv), ts), lead)
+    }
+
+    /// `sum * monomial`: cancels against a negative power of the same sum (or of the atom
+    /// standing for it), else distributes.
     fn mul_sum(&mut self, sum: Id, m: Id) -> Id {
         let (km, tm) = self.coeff_term(m);
         if let Some(tm) = tm {
             let fs = self.factors_of(tm);
-            // sum = lead * S with S normalized as in negative powers
-            let (c, ts) = self.terms_of(sum);
-            let lead = ts.first().map(|(k, _)| *k).unwrap_or(Number::ONE);
-            let normalized = if lead.is_one() {
-                sum
-            } else {
-                let inv = lead.recip();
-                let ts: Vec<(Number, Id)> = ts.iter().map(|(k, t)| (k.mul(inv), *t)).collect();
-                self.build_add(c.mul(inv), ts)
-            };
+            let (normalized, lead) = self.normalized_sum(sum);
             if fs.iter().any(|(b, e)| *b == normalized && *e < 0) {
                 let mut fs = fs;
                 fs.push((normalized, 1));
                 let (k, t) = self.build_mul(fs);
                 return self.monomial(km.mul(k).mul(lead), t);
+            }
+            if let Some((atom, atom_lead)) = self.atom_of_sum.get(&normalized).copied() {
+                if fs.iter().any(|(b, e)| *b == atom && *e < 0) {
+                    // sum = lead * atom / atom_lead
+                    let mut fs = fs;
+                    fs.push((atom, 1));
+                    let (k, t) = self.build_mul(fs);
+                    return self.monomial(km.mul(k).mul(lead).mul(atom_lead.recip()), t);
+                }
             }
         }
         let (c, ts) = self.terms_of(sum);
@@ -565,17 +586,16 @@ impl Graph {
                     extra.push(self.powi(x, e32));
                 }
                 Node::Add(..) if e32 < 0 => {
-                    let (c, ts) = self.terms_of(b);
-                    let lead = ts.first().map(|(k, _)| *k).unwrap_or(Number::ONE);
-                    if lead.is_one() {
-                        fs.push((b, e32));
-                    } else {
-                        let inv = lead.recip();
-                        let ts: Vec<(Number, Id)> =
-                            ts.into_iter().map(|(k, t)| (k.mul(inv), t)).collect();
-                        let nb = self.build_add(c.mul(inv), ts);
-                        coeff = coeff.mul(lead.powi(e32));
-                        fs.push((nb, e32));
+                    let (nb, lead) = self.normalized_sum(b);
+                    coeff = coeff.mul(lead.powi(e32));
+                    match self.atom_of_sum.get(&nb).copied() {
+                        // a sum an atom stands for: the atom's power, so that it cancels
+                        // against the atom (nb = atom / atom_lead)
+                        Some((atom, atom_lead)) => {
+                            coeff = coeff.mul(atom_lead.powi(-e32));
+                            fs.push((atom, e32));
+                        }
+                        None => fs.push((nb, e32)),
                     }
                 }
                 Node::Add(..) => expand.push((b, e)),
