@@ -61,6 +61,9 @@ pub struct Graph {
     /// The atom standing for a sum, by the sum normalized as in negative powers (first
     /// coefficient 1): `normalized = atom / lead`, stored as (atom, lead).
     atom_of_sum: HashMap<Id, (Id, Number)>,
+    /// Atoms defined as sums of two or more terms, by the first term of their definition
+    /// (`refold`).
+    sum_atoms: HashMap<Id, Vec<Id>>,
     /// The placeholder every new node becomes once the graph is full, and what was being
     /// derived then.
     overflow: Option<(Id, &'static str)>,
@@ -104,10 +107,6 @@ impl Graph {
         let s = self.new_symbol(name);
         self.defs.insert(s, e);
         let id = self.sym(s);
-        if self.is_sum(e) {
-            let (normalized, lead) = self.normalized_sum(e);
-            self.atom_of_sum.entry(normalized).or_insert((id, lead));
-        }
         // the atom depends on whatever its definition depends on
         let inherited = self.free[e.0 as usize].clone();
         let own = &mut self.free[id.0 as usize];
@@ -116,6 +115,16 @@ impl Graph {
         }
         for (a, b) in own.iter_mut().zip(&inherited) {
             *a |= *b;
+        }
+        if self.is_sum(e) {
+            let (normalized, lead) = self.normalized_sum(e);
+            self.atom_of_sum.entry(normalized).or_insert((id, lead));
+            if let Node::Add(_, ts) = self.node(e) {
+                if ts.len() >= 2 {
+                    let first = ts[0].1;
+                    self.sum_atoms.entry(first).or_default().push(id);
+                }
+            }
         }
         id
     }
@@ -372,6 +381,9 @@ impl Graph {
             }
         }
         terms.retain(|_, k| !k.is_zero());
+        if !self.sum_atoms.is_empty() && terms.len() >= 2 {
+            self.refold(&mut constant, &mut terms);
+        }
         self.pythagoras(&mut constant, &mut terms);
         let ts: Vec<(Number, Id)> = terms.into_iter().map(|(t, k)| (k, t)).collect();
         self.build_add(constant, ts)
@@ -387,6 +399,61 @@ impl Graph {
         let mut terms = terms;
         terms.sort_by_key(|(_, t)| *t);
         self.intern(Node::Add(constant, terms.into_boxed_slice()))
+    }
+
+    /// Replaces every set of terms that is a multiple of an atom's definition by that
+    /// multiple of the atom: `M r + v1 - v1hat` with `v1hat := M r + v1` is zero,
+    /// which the flat terms alone would hide (bounded: at most 64 replacements per sum).
+    fn refold(&mut self, constant: &mut Number, terms: &mut BTreeMap<Id, Number>) {
+        for _ in 0..64 {
+            let mut hit: Option<(Id, Number)> = None;
+            'search: for t in terms.keys() {
+                let Some(atoms) = self.sum_atoms.get(t) else {
+                    continue;
+                };
+                for atom in atoms {
+                    let Node::Sym(s) = self.node(*atom) else {
+                        continue;
+                    };
+                    let Some(def) = self.defs.get(s) else {
+                        continue;
+                    };
+                    let Node::Add(_, dts) = self.node(*def) else {
+                        continue;
+                    };
+                    if dts.len() > terms.len() {
+                        continue;
+                    }
+                    let Some(k) = terms.get(&dts[0].1).map(|x| x.mul(dts[0].0.recip())) else {
+                        continue;
+                    };
+                    if dts.iter().all(|(kd, td)| terms.get(td) == Some(&kd.mul(k))) {
+                        hit = Some((*atom, k));
+                        break 'search;
+                    }
+                }
+            }
+            let Some((atom, k)) = hit else {
+                return;
+            };
+
+            let Node::Sym(s) = self.node(atom) else {
+                return;
+            };
+            let def = self.defs[s];
+            let Node::Add(c0, dts) = self.node(def).clone() else {
+                return;
+            };
+            for (_, td) in dts.iter() {
+                terms.remove(td);
+            }
+            *constant = constant.add(c0.mul(k).neg());
+            let e = terms.entry(atom).or_insert(Number::ZERO);
+            *e = e.add(k);
+            if e.is_zero() {
+                terms.remove(&atom);
+            }
+        }
     }
 
     /// Rewrites `k X sin(u)^2 + k X cos(u)^2` to `k X` until no pair is left
