@@ -152,28 +152,92 @@ pub trait Model {
     const ZERO_STATE: Self::State;
 
     /// The parameter values, in [`Model::PARAMETERS`] order (not a per-step call).
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// let osc = Oscillator { m: 2.0, k: 8.0, c: 0.1, u: 0.5 };
+    /// assert_eq!(Oscillator::PARAMETERS, ["m", "k", "c", "u"]);
+    /// assert_eq!(osc.parameters(), vec![2.0, 8.0, 0.1, 0.5]);
+    /// ```
     fn parameters(&self) -> alloc::vec::Vec<f64>;
 
     /// The vector field: `dstate = [psi(q, z, t), dz/dt]`.
     ///
     /// Fails (never panics) when a slice has the wrong length, when the mass matrix G
     /// of the speeds is not positive definite, or when a derivative is not finite.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // m x'' + k x = 0 at x = 1, v = 0: dstate = [v, -k x / m]
+    /// let mut d = [0.0; 2];
+    /// Oscillator::new(2.0).rhs(0.0, &[1.0, 0.0], &mut d)?;
+    /// assert_eq!(d, [0.0, -4.0]);
+    /// // a state of the wrong length is an error, not a panic
+    /// assert!(Oscillator::new(2.0).rhs(0.0, &[1.0], &mut d).is_err());
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> Result<(), Error>;
 
     /// The velocities `dot(q) = psi(q, z, t)` (Benenti's eq. 2.1, Talamucci's eq. 13).
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // the skate moves along its blade: dot(q) = [v cos(theta), v sin(theta), omega]
+    /// let mut qd = [0.0; 3];
+    /// Skate { m: 1.0, i: 0.1 }.qdot(0.0, &[0.0, 0.0, 0.0], &[2.0, 0.5], &mut qd)?;
+    /// assert_eq!(qd, [2.0, 0.0, 0.5]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error>;
 
     /// The state `[q, z]` whose velocities are the given `dot(q)`.
     ///
     /// Fails with [`Error::ConstraintViolated`] when `dot(q)` violates a constraint
     /// (relative tolerance `1e-8`), and when no speeds reproduce `dot(q)`.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// let skate = Skate { m: 1.0, i: 0.1 };
+    /// let q = [0.0, 0.0, std::f64::consts::FRAC_PI_2]; // blade along y
+    /// let state = skate.state_from_qdot(0.0, &q, &[0.0, 3.0, 0.5])?;
+    /// assert!((state[3] - 3.0).abs() < 1e-15 && state[4] == 0.5);
+    /// // sliding sideways violates the constraint
+    /// assert!(skate.state_from_qdot(0.0, &q, &[1.0, 0.0, 0.0]).is_err());
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> Result<Self::State, Error>;
 
     /// The energy `dot(q) . dL/d dot(q) - L`, the Legendre transform of `L = T - V`
     /// (conserved when nothing depends on t and there are no extra forces; Talamucci eq. 18).
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // 1/2 m v^2 + 1/2 k x^2
+    /// let e = Oscillator { m: 2.0, k: 8.0, c: 0.0, u: 0.0 }.energy(0.0, &[0.5, 1.0])?;
+    /// assert_eq!(e, 0.5 * 2.0 * 1.0 + 0.5 * 8.0 * 0.25);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn energy(&self, t: f64, state: &[f64]) -> Result<f64, Error>;
 
     /// The constraint residuals `C_a(q, dot(q), t)` (`lhs - rhs` of each constraint).
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // dot(y) cos(theta) - dot(x) sin(theta): zero along the blade, not across it
+    /// let skate = Skate { m: 1.0, i: 0.1 };
+    /// let mut c = [0.0; 1];
+    /// skate.constraint_residual(0.0, &[0.0, 0.0, 0.0], &[1.0, 0.0, 0.0], &mut c)?;
+    /// assert_eq!(c, [0.0]);
+    /// skate.constraint_residual(0.0, &[0.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &mut c)?;
+    /// assert_eq!(c, [1.0]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn constraint_residual(
         &self,
         t: f64,
@@ -184,6 +248,17 @@ pub trait Model {
 
     /// The configuration residuals `f_k(q, t)`, one per
     /// [`Model::CONFIGURATION_CONSTRAINTS`] entry (nothing to fill for a model without).
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // the wheel rolls without slipping: x - r phi
+    /// let wheel = Wheel { m: 1.0, r: 0.5, k: 2.0 };
+    /// let mut f = [0.0; 1];
+    /// wheel.configuration_residual(0.0, &[1.0, 1.0], &mut f)?;
+    /// assert_eq!(f, [0.5]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn configuration_residual(&self, t: f64, q: &[f64], residual: &mut [f64]) -> Result<(), Error> {
         let _ = (t, q);
         if residual.len() != Self::CONFIGURATION_CONSTRAINTS.len() {
@@ -199,6 +274,16 @@ pub trait Model {
     /// The Jacobian `d f_k / d q_j` of the configuration constraints, row-major
     /// (`CONFIGURATION_CONSTRAINTS.len()` rows of `NQ`), exact (symbolic) in generated
     /// models; what [`linearize`](crate::linearize()) eliminates dependent coordinates with.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // d(x - r phi)/d(x, phi) = [1, -r]
+    /// let mut jac = [0.0; 2];
+    /// Wheel { m: 1.0, r: 0.5, k: 2.0 }.configuration_jacobian(0.0, &[1.0, 1.0], &mut jac)?;
+    /// assert_eq!(jac, [1.0, -0.5]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn configuration_jacobian(&self, t: f64, q: &[f64], jacobian: &mut [f64]) -> Result<(), Error> {
         let _ = (t, q);
         if !jacobian.is_empty() || !Self::CONFIGURATION_CONSTRAINTS.is_empty() {
@@ -214,6 +299,16 @@ pub trait Model {
     /// Make `q` consistent with the configuration constraints by Newton's method on the
     /// [`Model::CONFIGURATION_COORDINATES`] (exact Jacobian), the other coordinates held;
     /// fails with [`Error::ConfigurationNotSolved`]. A no-op without such constraints.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // x is the dependent coordinate: phi held, x = r phi
+    /// let mut q = [7.0, 2.0];
+    /// Wheel { m: 1.0, r: 0.5, k: 2.0 }.solve_configuration(0.0, &mut q)?;
+    /// assert_eq!(q, [1.0, 2.0]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn solve_configuration(&self, t: f64, q: &mut [f64]) -> Result<(), Error> {
         let _ = (t, q);
         Ok(())
@@ -229,6 +324,18 @@ pub trait Model {
     /// [`Error::NotAvailable`] naming a parameter of the geometry, inertia or constraints
     /// when `dp` moves it (those derivatives would cost as much code as the JVP). The
     /// default returns [`Error::NotAvailable`].
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // m x'' + c x' + k x = u: d rhs / d u = [0, 1/m]; the mass is not an input
+    /// let osc = Oscillator { m: 2.0, k: 8.0, c: 0.1, u: 0.0 };
+    /// let mut out = [0.0; 2];
+    /// osc.rhs_param_jvp(0.0, &[1.0, 0.0], &[0.0, 0.0, 0.0, 1.0], &mut out)?;
+    /// assert_eq!(out, [0.0, 0.5]);
+    /// assert!(osc.rhs_param_jvp(0.0, &[1.0, 0.0], &[1.0, 0.0, 0.0, 0.0], &mut out).is_err());
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn rhs_param_jvp(
         &self,
         t: f64,
@@ -249,6 +356,17 @@ pub trait Model {
     /// forward-mode derivatives; the linear solves differentiated as
     /// `d(G^-1 f) = G^-1 (df - dG G^-1 f)`). The default, for hand-written models, is a
     /// central difference with a step scaled to the state; it allocates nothing.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{Oscillator, Skate, Wheel};
+    /// # use nonholo_runtime::Model;
+    /// // d(v cos(theta))/d theta = -v sin(theta): at theta = 0 the x rate does not move
+    /// let skate = Skate { m: 1.0, i: 0.1 };
+    /// let mut out = [0.0; 5];
+    /// skate.rhs_jvp(0.0, &[0.0, 0.0, 0.0, 2.0, 0.5], &[0.0, 0.0, 1.0, 0.0, 0.0], &mut out)?;
+    /// assert_eq!(out, [0.0, 2.0, 0.0, 0.0, 0.0]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
         let n = state.len();
         if v.len() != n || out.len() != n {
