@@ -1,0 +1,251 @@
+//! Whole simulations (issue #12): `simulate` of the unicycle with rider (Talamucci 2015,
+//! §3.3, `nonholo::models::RollingDiskPendulum::default()`) at rtol = atol = 1e-10, over
+//! 0–10 s and over the upright part 0–1.7 s, with every `Method` of the runtime.
+//!
+//! The initial state is `examples/rolling_disk_pendulum.rs`'s: rolling straight ahead at
+//! 1.5 m/s (`dot(x_c) = 1.5`, `dot(phi1) = 1.5 / r`), the frame leaning 3 degrees, the rider
+//! hanging straight down, nothing else moving. The rider touches the ground at about
+//! 1.74 s; after that the frame passes through the ground (nothing stops it) and the motion
+//! is sensitive to every error: 0–1.7 s is the horizon on which states are compared with
+//! other tools (at 1e-10 the 10 s states of SciPy's DOP853 still agree to about 1e-6).
+//!
+//! Each run is `simulate(&uni, &state0, 0.0..t1, &options)` with the options a new user
+//! would write: `Options::default()` (a sample after every step) with the tolerances set
+//! and the method chosen. The runtime reports no step or rhs counts, so before timing one
+//! untimed run per case goes through `Counting`, a `Model` that forwards to the unicycle
+//! and counts the calls; steps are the samples minus the initial one, and the integrator's
+//! rhs evaluations are the `rhs` calls minus one per sample (`simulate` evaluates `rhs` at
+//! every recorded sample to store `d state/dt`). The counts, the state at 1.7 s and the
+//! energy drift are printed and written to `<target>/nonholo-simulate.json` (target:
+//! `$CARGO_TARGET_DIR`, else `target/`), which `bench/python/bench_simulate.py` reads.
+//!
+//! Group `simulate_rolling_disk_pendulum`, functions `<method>_10s` and `<method>_1_7s`
+//! (`target/criterion/simulate_rolling_disk_pendulum/<function>/new/estimates.json`).
+//! `NONHOLO_SIMULATE_METHODS=tsit45` (comma-separated) restricts the methods timed (the
+//! counted runs always cover all of them).
+
+use criterion::{criterion_group, Criterion};
+use nonholo::models::RollingDiskPendulum;
+use nonholo::prelude::*;
+use std::cell::Cell;
+use std::hint::black_box;
+use std::time::Duration;
+
+type Uni = RollingDiskPendulum;
+
+const TOL: f64 = 1e-10;
+/// The horizons: the whole run, and the part before the rider falls (about 1.74 s).
+const HORIZONS: [(f64, &str); 2] = [(10.0, "10s"), (1.7, "1_7s")];
+/// Every method of the runtime. The implicit ones are for stiff models; this one is not,
+/// and at 1e-10 their low order costs many steps, but they are what the runtime offers.
+const METHODS: [(Method, &str); 3] = [
+    (Method::Tsit45, "tsit45"),
+    (Method::Bdf, "bdf"),
+    (Method::Esdirk34, "esdirk34"),
+];
+
+/// The example's initial state (`examples/rolling_disk_pendulum.rs`).
+fn initial_state(uni: &Uni) -> [f64; Uni::DIM] {
+    let index = |name: &str| Uni::COORDINATES.iter().position(|n| *n == name).unwrap();
+    let speed = 1.5;
+    let mut q0 = [0.0; Uni::NQ];
+    q0[index("theta")] = 3.0_f64.to_radians();
+    let mut qd0 = [0.0; Uni::NQ];
+    qd0[index("phi1")] = speed / uni.r;
+    qd0[index("x_c")] = speed;
+    uni.state_from_qdot(0.0, &q0, &qd0).unwrap()
+}
+
+fn options(method: Method) -> Options {
+    Options::default().rtol(TOL).atol(TOL).method(method)
+}
+
+/// A model that forwards to `M` and counts `rhs` and `rhs_jvp` calls.
+struct Counting<M> {
+    inner: M,
+    rhs: Cell<usize>,
+    jvp: Cell<usize>,
+}
+
+impl<M: Model> Model for Counting<M> {
+    const COORDINATES: &'static [&'static str] = M::COORDINATES;
+    const SPEEDS: &'static [&'static str] = M::SPEEDS;
+    const PARAMETERS: &'static [&'static str] = M::PARAMETERS;
+    const CONSTRAINTS: &'static [&'static str] = M::CONSTRAINTS;
+    const NQ: usize = M::NQ;
+    const NZ: usize = M::NZ;
+    const NC: usize = M::NC;
+    const DIM: usize = M::DIM;
+    const FORMULATION: Formulation = M::FORMULATION;
+    const EQUATIONS: &'static str = M::EQUATIONS;
+    const CONFIGURATION_CONSTRAINTS: &'static [&'static str] = M::CONFIGURATION_CONSTRAINTS;
+    const CONFIGURATION_COORDINATES: &'static [&'static str] = M::CONFIGURATION_COORDINATES;
+    type State = M::State;
+    const ZERO_STATE: Self::State = M::ZERO_STATE;
+
+    fn parameters(&self) -> Vec<f64> {
+        self.inner.parameters()
+    }
+    fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> Result<(), Error> {
+        self.rhs.set(self.rhs.get() + 1);
+        self.inner.rhs(t, state, dstate)
+    }
+    fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
+        self.inner.qdot(t, q, z, qdot)
+    }
+    fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> Result<Self::State, Error> {
+        self.inner.state_from_qdot(t, q, qdot)
+    }
+    fn energy(&self, t: f64, state: &[f64]) -> Result<f64, Error> {
+        self.inner.energy(t, state)
+    }
+    fn constraint_residual(
+        &self,
+        t: f64,
+        q: &[f64],
+        qdot: &[f64],
+        residual: &mut [f64],
+    ) -> Result<(), Error> {
+        self.inner.constraint_residual(t, q, qdot, residual)
+    }
+    fn configuration_residual(&self, t: f64, q: &[f64], residual: &mut [f64]) -> Result<(), Error> {
+        self.inner.configuration_residual(t, q, residual)
+    }
+    fn configuration_jacobian(&self, t: f64, q: &[f64], jacobian: &mut [f64]) -> Result<(), Error> {
+        self.inner.configuration_jacobian(t, q, jacobian)
+    }
+    fn solve_configuration(&self, t: f64, q: &mut [f64]) -> Result<(), Error> {
+        self.inner.solve_configuration(t, q)
+    }
+    fn rhs_param_jvp(
+        &self,
+        t: f64,
+        state: &[f64],
+        dp: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        self.inner.rhs_param_jvp(t, state, dp, out)
+    }
+    fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        self.jvp.set(self.jvp.get() + 1);
+        self.inner.rhs_jvp(t, state, v, out)
+    }
+}
+
+/// `[a, b, ..]` with every digit of each number (Rust's shortest round-trip form).
+fn json_array(xs: &[f64]) -> String {
+    let items: Vec<String> = xs.iter().map(|x| format!("{x:?}")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The methods to time (`NONHOLO_SIMULATE_METHODS`, default all).
+fn selected_methods() -> Vec<(Method, &'static str)> {
+    let wanted = std::env::var("NONHOLO_SIMULATE_METHODS").ok();
+    METHODS
+        .into_iter()
+        .filter(|(_, name)| {
+            wanted
+                .as_deref()
+                .is_none_or(|w| w.split(',').any(|x| x.trim() == *name))
+        })
+        .collect()
+}
+
+/// One untimed, counted run per case: print the counts and write them as JSON.
+fn report() {
+    let uni = Uni::default();
+    let state0 = initial_state(&uni);
+    println!("RollingDiskPendulum::default(), rtol = atol = {TOL:e}, the example's initial state");
+    println!("state0 = {}", json_array(&state0));
+    let mut runs = Vec::new();
+    for (method, name) in METHODS {
+        for (t1, horizon) in HORIZONS {
+            let counting = Counting {
+                inner: uni,
+                rhs: Cell::new(0),
+                jvp: Cell::new(0),
+            };
+            let traj = simulate(&counting, &state0, 0.0..t1, &options(method))
+                .unwrap_or_else(|e| panic!("{name} {horizon}: {}", e.error));
+            let samples = traj.len();
+            let steps = samples - 1;
+            let rhs_integrator = counting.rhs.get() - samples;
+            let (t_end, s_end) = traj.last().unwrap();
+            let energy = traj.energy(&uni).unwrap();
+            let drift = energy
+                .iter()
+                .map(|e| (e - energy[0]).abs())
+                .fold(0.0, f64::max)
+                / energy[0].abs();
+            let at_1_7 = traj.at(1.7).unwrap();
+            println!(
+                "{name:>9} 0-{t1:<4} s: {steps:6} steps, {rhs_integrator:7} rhs evaluations \
+                 (+ {samples} for the samples), {:6} jvp; energy drift {drift:.1e} rel",
+                counting.jvp.get()
+            );
+            println!("            state at t = {t_end}: {}", json_array(s_end));
+            runs.push(format!(
+                "  {{\"method\": \"{name}\", \"function\": \"{name}_{horizon}\", \"t1\": {t1:?}, \
+                 \"steps\": {steps}, \"rhs_evaluations\": {rhs_integrator}, \
+                 \"rhs_calls_total\": {}, \"jvp_evaluations\": {}, \"samples\": {samples}, \
+                 \"max_rel_energy_drift\": {drift:?}, \"final_time\": {t_end:?}, \
+                 \"final_state\": {}, \"state_at_1_7_dense\": {}}}",
+                counting.rhs.get(),
+                counting.jvp.get(),
+                json_array(s_end),
+                json_array(&at_1_7)
+            ));
+        }
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let path = target.join("nonholo-simulate.json");
+    let json = format!(
+        "{{\"model\": \"RollingDiskPendulum::default()\", \"rtol\": {TOL:?}, \"atol\": {TOL:?}, \
+         \"initial_state\": \"examples/rolling_disk_pendulum.rs\", \"state0\": {}, \
+         \"runs\": [\n{}\n]}}\n",
+        json_array(&state0),
+        runs.join(",\n")
+    );
+    match std::fs::create_dir_all(&target).and_then(|()| std::fs::write(&path, json)) {
+        Ok(()) => println!("wrote {}", path.display()),
+        Err(e) => println!("could not write {}: {e}", path.display()),
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    report();
+    let uni = Uni::default();
+    let state0 = initial_state(&uni);
+    let mut group = c.benchmark_group("simulate_rolling_disk_pendulum");
+    for (method, name) in selected_methods() {
+        if method != Method::Tsit45 {
+            // tens to hundreds of milliseconds per run
+            group.sample_size(10);
+            group.measurement_time(Duration::from_secs(10));
+        }
+        for (t1, horizon) in HORIZONS {
+            let o = options(method);
+            group.bench_function(format!("{name}_{horizon}"), |b| {
+                b.iter(|| simulate(black_box(&uni), black_box(&state0), 0.0..t1, &o).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = simulate_group;
+    // Quick: the machine is small and shared.
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    targets = benches
+}
+
+fn main() {
+    simulate_group();
+    Criterion::default().configure_from_args().final_summary();
+}
