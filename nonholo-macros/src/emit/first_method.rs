@@ -34,15 +34,15 @@ pub fn hooks(
     let diagonal = d.mass_matrix_g.is_diagonal(g);
     let mut out = Layout::new();
     let qdot_slot = out.vec(&d.qdot);
-    let forcing_slot = out.vec(&d.forcing);
-    // speeds solved alone: their quotient, simplified
-    let alone: Vec<_> = d
-        .solved_alone
+    let forcing_slot = out.vec(&d.forcing_rest);
+    // speeds in closed form: a quotient simplified, or the momentum form
+    let explicit: Vec<_> = d
+        .explicit
         .iter()
         .zip(&d.forcing)
         .map(|(s, f)| s.unwrap_or(*f))
         .collect();
-    let alone_slot = out.vec(&alone);
+    let explicit_slot = out.vec(&explicit);
     let g_slot = if diagonal {
         let diag: Vec<_> = (0..nz).map(|a| d.mass_matrix_g.at(a, a)).collect();
         out.vec(&diag)
@@ -63,11 +63,18 @@ pub fn hooks(
         }
     };
     let forcing = r.vec(forcing_slot);
+    let at = |a: usize| lit_usize(nq + a);
+    // explicit speeds coupled to others in G: assigned; their blocks solve for the rest
+    let coupled_explicit = (0..nz)
+        .filter(|a| d.explicit[*a].is_some() && !d.alone[*a])
+        .map(|a| {
+            let (i, za) = (at(a), &r.vec(explicit_slot)[a]);
+            quote! { __d[#i] = #za; }
+        });
     let solve: Vec<TokenStream> = g_blocks(g, d, diagonal)
         .iter()
         .map(|blk| {
-            let at = |a: usize| lit_usize(nq + a);
-            if blk.iter().all(|a| g.is_zero(d.forcing[*a])) {
+            if blk.iter().all(|a| g.is_zero(d.forcing_rest[*a])) {
                 // No forcing on these speeds: they are constant.
                 let zs = blk.iter().map(|a| {
                     let i = at(*a);
@@ -78,7 +85,13 @@ pub fn hooks(
             match blk.as_slice() {
                 [a] => {
                     let (ga, i) = (gm(*a, *a), at(*a));
-                    let za = &r.vec(alone_slot)[*a];
+                    let za = match d.explicit[*a] {
+                        Some(_) => r.vec(explicit_slot)[*a].clone(),
+                        None => {
+                            let fa = &forcing[*a];
+                            quote! { (#fa / #ga) }
+                        }
+                    };
                     quote! {
                         if !(::nonholo::Scalar::re(#ga) > 0.0) { #singular }
                         __d[#i] = #za;
@@ -119,7 +132,7 @@ pub fn hooks(
             }
         })
         .collect();
-    let rhs = quote! { #rhs_lets #(#qdot_assign)* #(#solve)* };
+    let rhs = quote! { #rhs_lets #(#qdot_assign)* #(#coupled_explicit)* #(#solve)* };
 
     // rhs_jvp and rhs_param_jvp: the same pieces and their directional derivatives
     let rhs_jvp = jvp_body(g, d, &d.jvp, &b_state, "__v", nq);
@@ -170,9 +183,11 @@ pub fn hooks(
     }
 }
 
-/// The independent diagonal blocks of G (e.g. the momenta and the lean of the unicycle).
+/// The independent diagonal blocks of G (e.g. the momenta and the lean of the unicycle)
+/// among the speeds not assigned in closed form.
 fn g_blocks(g: &Graph, d: &FirstMethod, diagonal: bool) -> Vec<Vec<usize>> {
     let nz = d.forcing.len();
+    let solved = |a: usize| d.explicit[a].is_some() && !d.alone[a];
     if diagonal {
         return (0..nz).map(|a| vec![a]).collect();
     }
@@ -184,8 +199,8 @@ fn g_blocks(g: &Graph, d: &FirstMethod, diagonal: bool) -> Vec<Vec<usize>> {
         }
         i
     }
-    for a in 0..nz {
-        for b in 0..a {
+    for a in (0..nz).filter(|a| !solved(*a)) {
+        for b in (0..a).filter(|b| !solved(*b)) {
             if !g.is_zero(d.mass_matrix_g.at(a, b)) {
                 let (ra, rb) = (root(&mut block_of, a), root(&mut block_of, b));
                 block_of[ra.max(rb)] = ra.min(rb);
@@ -193,7 +208,7 @@ fn g_blocks(g: &Graph, d: &FirstMethod, diagonal: bool) -> Vec<Vec<usize>> {
         }
     }
     let mut blocks: Vec<Vec<usize>> = Vec::new();
-    for a in 0..nz {
+    for a in (0..nz).filter(|a| !solved(*a)) {
         let r = root(&mut block_of, a);
         match blocks.iter_mut().find(|b| b[0] == r) {
             Some(b) => b.push(a),

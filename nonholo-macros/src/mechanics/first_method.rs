@@ -7,7 +7,7 @@ use super::lagrangian::LagrangeTerms;
 use super::text::Text;
 use super::{Equations, Layout, SpeedsFromQdot};
 use crate::model::Lowered;
-use crate::sym::{Id, Mat};
+use crate::sym::{Graph, Id, Mat};
 use std::collections::HashMap;
 
 /// The pieces of a first-method right-hand side.
@@ -22,9 +22,15 @@ pub struct FirstMethod {
     pub mass_matrix_g: Mat,
     /// Right-hand side of `G dz/dt = forcing`.
     pub forcing: Vec<Id>,
-    /// `forcing_a / G_aa` for every speed whose row of G is zero off the diagonal, simplified
-    /// (a mass that multiplies both cancels, as in Benenti's parallel points).
-    pub solved_alone: Vec<Option<Id>>,
+    /// `dz_a/dt` in closed form where there is one: `forcing_a / G_aa` for a speed whose row
+    /// of G is zero off the diagonal, simplified (a mass that multiplies both cancels, as in
+    /// Benenti's parallel points), or Gibbs–Appell's momentum form where that is smaller.
+    pub explicit: Vec<Option<Id>>,
+    /// Whether the speed's row of G is zero off the diagonal.
+    pub alone: Vec<bool>,
+    /// `forcing_a - sum_e G_ae dz_e/dt` over the explicit speeds e: what G's blocks of the
+    /// other speeds are solved against (`forcing_a` itself for an explicit speed).
+    pub forcing_rest: Vec<Id>,
     pub speeds_from_qdot: SpeedsFromQdot,
     /// Named contributions whose sum is `-forcing` (Boltzmann–Hamel's Q, Lambda, N, ...),
     /// each with one entry per speed; empty when the formulation has no such split.
@@ -46,6 +52,10 @@ pub struct Derived {
     pub speeds_from_qdot: SpeedsFromQdot,
     pub speed_names: Vec<String>,
     pub terms: Vec<(String, Vec<Id>)>,
+    /// Another exact form of `dz_a/dt` for some speeds decoupled in G (Gibbs–Appell's
+    /// momentum form); the smaller of it and `forcing_a / G_aa` is emitted. Empty or `None`
+    /// where there is none.
+    pub momentum_form: Vec<Option<Id>>,
     pub text: Text,
 }
 
@@ -92,10 +102,31 @@ pub fn complete(
     let power = jacobian::power_terms(low, lt, &d.qdot);
     let g = &mut low.graph;
     let nz = d.forcing.len();
-    let solved_alone = (0..nz)
+    let alone: Vec<bool> = (0..nz)
+        .map(|a| (0..nz).all(|b| b == a || g.is_zero(d.mass_matrix_g.at(a, b))))
+        .collect();
+    let mut explicit: Vec<Option<Id>> = (0..nz)
+        .map(|a| alone[a].then(|| g.div(d.forcing[a], d.mass_matrix_g.at(a, a))))
+        .collect();
+    choose_smaller(
+        g,
+        (&d.qdot, &d.mass_matrix_g, &d.forcing, &d.momentum_form),
+        &mut explicit,
+    );
+    // what the speeds left to G's blocks are forced by once the explicit ones are known
+    let forcing_rest: Vec<Id> = (0..nz)
         .map(|a| {
-            let alone = (0..nz).all(|b| b == a || g.is_zero(d.mass_matrix_g.at(a, b)));
-            alone.then(|| g.div(d.forcing[a], d.mass_matrix_g.at(a, a)))
+            if explicit[a].is_some() {
+                return d.forcing[a];
+            }
+            let mut parts = vec![d.forcing[a]];
+            for (e, ze) in explicit.iter().enumerate() {
+                if let (Some(ze), false) = (ze, g.is_zero(d.mass_matrix_g.at(a, e))) {
+                    let t = g.mul(d.mass_matrix_g.at(a, e), *ze);
+                    parts.push(g.neg(t));
+                }
+            }
+            g.add_all(&parts)
         })
         .collect();
     Equations {
@@ -110,7 +141,9 @@ pub fn complete(
             mass_matrix_a,
             mass_matrix_g: d.mass_matrix_g,
             forcing: d.forcing,
-            solved_alone,
+            explicit,
+            alone,
+            forcing_rest,
             speeds_from_qdot: d.speeds_from_qdot,
             terms: d.terms,
             jvp,
@@ -118,5 +151,32 @@ pub fn complete(
             param_inputs,
             power,
         })),
+    }
+}
+
+/// Where a speed has a second form of `dz_a/dt` (`Derived::momentum_form`), keep the one
+/// that costs fewer operations beyond what the rest of the right-hand side computes anyway
+/// (psi, G, the other speeds' forcing), speed by speed in order: against `forcing_a / G_aa`
+/// for a speed alone in G, else against `forcing_a` (which its block's solve needs).
+fn choose_smaller(
+    g: &Graph,
+    (qdot, mass_matrix_g, forcing, momentum_form): (&[Id], &Mat, &[Id], &[Option<Id>]),
+    explicit: &mut [Option<Id>],
+) {
+    for a in 0..explicit.len() {
+        let Some(Some(other)) = momentum_form.get(a) else {
+            continue;
+        };
+        let mut base: Vec<Id> = qdot.to_vec();
+        base.extend(&mass_matrix_g.e);
+        for (b, f) in forcing.iter().enumerate() {
+            if b != a {
+                base.push(explicit[b].unwrap_or(*f));
+            }
+        }
+        let current = explicit[a].unwrap_or(forcing[a]);
+        if g.ops_beyond(*other, &base) < g.ops_beyond(current, &base) {
+            explicit[a] = Some(*other);
+        }
     }
 }

@@ -16,8 +16,8 @@ use super::lagrangian::LagrangeTerms;
 use super::text::Text;
 use super::{velocities, Equations};
 use crate::ctxt::Ctxt;
-use crate::model::{Formulation, Lowered};
-use crate::sym::linsolve::probably_zero;
+use crate::model::{Formulation, Lowered, Parametrization};
+use crate::sym::linsolve::{probably_zero, solve_named, RandomPoints};
 use crate::sym::{Graph, Id, Mat};
 use std::collections::HashMap;
 
@@ -68,6 +68,21 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         .into_iter()
         .map(|f| if probably_zero(g, f) { zero } else { f })
         .collect();
+    let mut momenta_psi = MomentaAtPsi::new(&lt.momenta, &s.qd, &psi_atoms);
+    let directions = momentum_directions(
+        g,
+        (&low.parametrization, &low.constraints),
+        (&s.qd, &s.z),
+        (&psi_z, &mass_matrix_g),
+        &mut momenta_psi,
+    );
+    let momentum_form = momentum_form(
+        g,
+        (low.kinetic, low.potential, &low.forces, &mut momenta_psi),
+        (&s.q, &s.qd, &s.z, s.t),
+        &psi_atoms,
+        &directions,
+    );
 
     let names = &kin.speed_names;
     let mut text = Text::new(format!(
@@ -94,6 +109,7 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
         terms: Vec::new(),
+        momentum_form,
         text,
     };
     Some(first_method::complete(low, lt, Formulation::GibbsAppell, d))
@@ -164,4 +180,288 @@ fn symmetric_product(g: &mut Graph, x: &Mat, y: &Mat) -> Mat {
         }
     }
     out
+}
+
+/// For each speed `z_a`, an admissible direction `w(q, t)` (`alpha w = 0`) with
+/// `z_a = w^T p - c(q, t)` along `dot(q) = psi` (`p` the momenta), if one is found:
+/// `psi_z[., a] / G_aa` when the row of G is zero off the diagonal (then `w^T p = z_a +
+/// psi_z[., a]^T p|_(z=0) / G_aa` by construction), else the direction of an independent
+/// coordinate (`velocities::split_directions`) when `z_a` is that coordinate's momentum in
+/// the reduced Lagrangian (Talamucci's eta, `dL*/d dot(q_i)`), which is checked:
+/// `w^T p - z_a` must not depend on z.
+fn momentum_directions(
+    g: &mut Graph,
+    (parametrization, constraints): (&Parametrization<Id>, &[Id]),
+    (qd, z): (&[u32], &[u32]),
+    (psi_z, mass_matrix_g): (&Mat, &Mat),
+    momenta_psi: &mut MomentaAtPsi,
+) -> Vec<Option<Vec<Id>>> {
+    let (n, m) = (psi_z.r, psi_z.c);
+    if (0..n).any(|i| (0..m).any(|a| g.depends_on_any(psi_z.at(i, a), z))) {
+        return vec![None; m];
+    }
+    let mut out: Vec<Option<Vec<Id>>> = vec![None; m];
+    let speeds_given = matches!(parametrization, Parametrization::Speeds(_));
+    if !speeds_given || !constraints.iter().all(|c| g.affine_in(*c, qd)) {
+        return out;
+    }
+    let alpha: Vec<Vec<Id>> = constraints
+        .iter()
+        .map(|c| g.affine_parts(*c, qd).0)
+        .collect();
+    // Numerically first (two random points), so that only a speed that is a momentum
+    // costs symbolic work: the one admissible w with w^T p - z_a free of z is
+    // psi_z G^-1 e_a; wanted is one that is 1 on a coordinate i and 0 on a set of others
+    // that can be independent (the rest solvable from alpha).
+    let mut points = RandomPoints::new(0x243F_6A88_85A3_08D3);
+    let evals: Vec<(Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<Vec<f64>>)> = (0..2)
+        .map(|_| {
+            let env = points.next_point(g);
+            let mut memo = HashMap::new();
+            let mut ev = |m: &Mat| -> Vec<Vec<f64>> {
+                (0..m.r)
+                    .map(|i| {
+                        (0..m.c)
+                            .map(|j| g.eval(m.at(i, j), &env, &mut memo))
+                            .collect()
+                    })
+                    .collect()
+            };
+            let (pz, gm) = (ev(psi_z), ev(mass_matrix_g));
+            let al = alpha
+                .iter()
+                .map(|row| row.iter().map(|e| g.eval(*e, &env, &mut memo)).collect())
+                .collect();
+            (pz, gm, al)
+        })
+        .collect();
+    let zero = g.zero();
+    let one = g.one();
+    for a in 0..m {
+        let ws: Option<Vec<Vec<f64>>> = evals
+            .iter()
+            .map(|(pz, gm, _)| {
+                let mut e_a = vec![0.0; m];
+                e_a[a] = 1.0;
+                let y = solve_dense(gm.clone(), e_a)?;
+                Some(
+                    (0..n)
+                        .map(|i| (0..m).map(|b| pz[i][b] * y[b]).sum())
+                        .collect(),
+                )
+            })
+            .collect();
+        let Some(ws) = ws else { continue };
+        let tol = 1e-9;
+        let Some(i) = (0..n).find(|i| ws.iter().all(|w| (w[*i] - 1.0).abs() < tol)) else {
+            continue;
+        };
+        let support: Vec<usize> = (0..n)
+            .filter(|j| *j != i && ws.iter().any(|w| w[*j].abs() > tol))
+            .collect();
+        let Some(dep) = complete_dependent_set(&evals[0].2, &support, i, n) else {
+            continue;
+        };
+        // the direction of coordinate i with `dep` dependent, symbolically
+        let mut rows: Vec<Vec<Id>> = Vec::with_capacity(n);
+        let mut rhs = Vec::with_capacity(n);
+        for j in (0..n).filter(|j| !dep.contains(j)) {
+            rows.push((0..n).map(|k| if k == j { one } else { zero }).collect());
+            rhs.push(if j == i { one } else { zero });
+        }
+        for row in &alpha {
+            rows.push(row.clone());
+            rhs.push(zero);
+        }
+        let names: Vec<String> = (0..n).map(|j| format!("w{a}[{j}]")).collect();
+        let Some(w) = solve_named(g, &rows, &rhs, &names) else {
+            continue;
+        };
+        let p = momenta_psi.get(g).to_vec();
+        let terms: Vec<Id> = (0..n).map(|j| g.mul(w[j], p[j])).collect();
+        let wp = g.add_all(&terms);
+        let za = g.sym(z[a]);
+        let r = g.sub(wp, za);
+        let free_of_z = z.iter().all(|zl| {
+            let d = g.diff(r, *zl);
+            probably_zero(g, d)
+        });
+        if free_of_z {
+            out[a] = Some(w);
+        }
+    }
+    out
+}
+
+/// Columns of alpha (`nc x n`, at a point) to be dependent: `start`, then more taken from
+/// the last coordinate back (never `keep`) while they raise the rank, until there are as
+/// many as rows; `None` when `start` is dependent or the rank falls short.
+fn complete_dependent_set(
+    alpha: &[Vec<f64>],
+    start: &[usize],
+    keep: usize,
+    n: usize,
+) -> Option<Vec<usize>> {
+    let nc = alpha.len();
+    if start.len() > nc {
+        return None;
+    }
+    let scale = alpha
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, x| m.max(x.abs()))
+        .max(f64::MIN_POSITIVE);
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let mut chosen = Vec::new();
+    let order = start
+        .iter()
+        .copied()
+        .chain((0..n).rev().filter(|j| *j != keep && !start.contains(j)));
+    for (k, j) in order.enumerate() {
+        if chosen.len() == nc {
+            break;
+        }
+        let mut v: Vec<f64> = (0..nc).map(|r| alpha[r][j]).collect();
+        for b in &basis {
+            let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
+            for (x, y) in v.iter_mut().zip(b) {
+                *x -= d * y;
+            }
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if norm > 1e-9 * scale {
+            basis.push(v.iter().map(|x| x / norm).collect());
+            chosen.push(j);
+        } else if k < start.len() {
+            return None;
+        }
+    }
+    (chosen.len() == nc).then(|| {
+        chosen.sort_unstable();
+        chosen
+    })
+}
+
+/// `a x = b` by Gaussian elimination with partial pivoting (a numeric probe, not the
+/// emitted code); `None` when a pivot vanishes.
+fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let k = b.len();
+    for c in 0..k {
+        let p = (c..k).max_by(|x, y| a[*x][c].abs().total_cmp(&a[*y][c].abs()))?;
+        if a[p][c].abs() < 1e-300 || !a[p][c].is_finite() {
+            return None;
+        }
+        a.swap(c, p);
+        b.swap(c, p);
+        for r in c + 1..k {
+            let f = a[r][c] / a[c][c];
+            for j in c..k {
+                a[r][j] -= f * a[c][j];
+            }
+            b[r] -= f * b[c];
+        }
+    }
+    let mut x = vec![0.0; k];
+    for c in (0..k).rev() {
+        let s: f64 = (c + 1..k).map(|j| a[c][j] * x[j]).sum();
+        x[c] = (b[c] - s) / a[c][c];
+    }
+    Some(x)
+}
+
+/// `dz_a/dt` in momentum form for every speed with a direction from
+/// [`momentum_directions`]: `z_a = w^T p - c(q, t)` along the motion, and Gibbs–Appell's
+/// equation along the admissible `w`, `w^T (dp/dt - dT/dq + dV/dq - F) = 0` (Benenti 7.1
+/// with `A dot(dot(q)) + h = dp/dt - dT/dq + dV/dq`), gives
+///
+/// ```text
+/// dz_a/dt = (dw/dt)^T p + w^T (dT/dq - dV/dq + F) - dc/dt
+/// ```
+///
+/// without the time derivative of A that `psi_z^T (F - h - A a0)` carries: for the momentum
+/// of an unconstrained coordinate (3.4's eta1) `w` is a unit vector and only
+/// `dL/dq_j + F_j` is left. `c` is `w^T p` at z = 0. Which form is emitted is decided by
+/// size (`first_method::complete`).
+fn momentum_form(
+    g: &mut Graph,
+    (kinetic, potential, forces, momenta_psi): (Id, Id, &[Id], &mut MomentaAtPsi),
+    (q, qd, z, t): (&[u32], &[u32], &[u32], u32),
+    psi_atoms: &[Id],
+    directions: &[Option<Vec<Id>>],
+) -> Vec<Option<Id>> {
+    let n = q.len();
+    if directions.iter().all(Option::is_none) {
+        return vec![None; directions.len()];
+    }
+    let momenta_psi = momenta_psi.get(g).to_vec();
+    let at_psi: HashMap<u32, Id> = qd.iter().copied().zip(psi_atoms.iter().copied()).collect();
+    // dL/dq + F at dot(q) = psi, where a direction needs it
+    let mut free: Vec<Option<Id>> = vec![None; n];
+    let mut free_at = |g: &mut Graph, i: usize| -> Id {
+        if let Some(f) = free[i] {
+            return f;
+        }
+        let dt = g.diff(kinetic, q[i]);
+        let dv = g.diff(potential, q[i]);
+        let e = g.sub(dt, dv);
+        let e = g.add(e, forces[i]);
+        let f = g.subst(e, &at_psi);
+        free[i] = Some(f);
+        f
+    };
+    let mut along: HashMap<u32, Id> = q.iter().copied().zip(psi_atoms.iter().copied()).collect();
+    let one = g.one();
+    along.insert(t, one);
+    let zero = g.zero();
+    let at_rest: HashMap<u32, Id> = z.iter().map(|s| (*s, zero)).collect();
+    let mut memo = HashMap::new();
+    directions
+        .iter()
+        .map(|w| {
+            let w = w.as_ref()?;
+            let wp: Vec<Id> = (0..n).map(|i| g.mul(w[i], momenta_psi[i])).collect();
+            let wp = g.add_all(&wp);
+            let c = g.subst(wp, &at_rest);
+            let c = if probably_zero(g, c) { zero } else { c };
+            let mut parts = Vec::with_capacity(2 * n + 1);
+            for i in 0..n {
+                let dw = g.directional(w[i], &along, &mut memo);
+                if !probably_zero(g, dw) {
+                    parts.push(g.mul(dw, momenta_psi[i]));
+                }
+                if !g.is_zero(w[i]) {
+                    let f = free_at(g, i);
+                    parts.push(g.mul(w[i], f));
+                }
+            }
+            let dc = g.directional(c, &along, &mut memo);
+            parts.push(g.neg(dc));
+            Some(g.add_all(&parts))
+        })
+        .collect()
+}
+
+/// The momenta at `dot(q) = psi`, substituted on first use only (most models never need
+/// them, and the substitution adds nodes).
+struct MomentaAtPsi {
+    momenta: Vec<Id>,
+    at_psi: HashMap<u32, Id>,
+    value: Option<Vec<Id>>,
+}
+
+impl MomentaAtPsi {
+    fn new(momenta: &[Id], qd: &[u32], psi_atoms: &[Id]) -> Self {
+        Self {
+            momenta: momenta.to_vec(),
+            at_psi: qd.iter().copied().zip(psi_atoms.iter().copied()).collect(),
+            value: None,
+        }
+    }
+
+    fn get(&mut self, g: &mut Graph) -> &[Id] {
+        if self.value.is_none() {
+            self.value = Some(g.subst_many(&self.momenta, &self.at_psi));
+        }
+        self.value.as_deref().unwrap_or_default()
+    }
 }

@@ -126,8 +126,8 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
     let dep: Vec<usize> = match dependent {
         Some(d) => d.to_vec(),
         None if nc == 0 => vec![],
-        None if linear && nc > EXHAUSTIVE_MAX => match numeric_dependent_set(g, &parts, n) {
-            Some(set) => set,
+        None if linear => match dependent_set(g, &parts, n) {
+            Some(s) => s,
             None => {
                 cx.error_help(
                     low.sites.parametrization,
@@ -137,34 +137,6 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
                 return None;
             }
         },
-        None if linear => {
-            let mut best: Option<(Vec<usize>, (bool, u32))> = None;
-            for set in subsets(n, nc) {
-                let minor: Vec<Vec<Id>> = parts
-                    .iter()
-                    .map(|(c, _)| set.iter().map(|j| c[*j]).collect())
-                    .collect();
-                let d = det_small(g, &minor);
-                if probably_zero(g, d) {
-                    continue;
-                }
-                let key = (g.as_number(d).is_none(), g.tree_size(d));
-                if best.as_ref().is_none_or(|(_, k)| key < *k) {
-                    best = Some((set, key));
-                }
-            }
-            match best {
-                Some((s, _)) => s,
-                None => {
-                    cx.error_help(
-                        low.sites.parametrization,
-                        "the constraints are not independent: no set of velocities can be solved from them",
-                        "remove redundant constraints",
-                    );
-                    return None;
-                }
-            }
-        }
         None => vec![],
     };
     let auto_nonlinear = !linear && dependent.is_none() && nc > 0;
@@ -301,6 +273,36 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
         inverse,
         speed_names,
     })
+}
+
+/// The dependent velocities of linear constraints `alpha dot(q) + beta = 0` (`parts`: the
+/// rows of alpha with beta): the set whose minor of alpha is a nonzero number if one is,
+/// else the smallest; by rank at a random point for many constraints. `None` when alpha
+/// has no invertible minor.
+pub fn dependent_set(g: &mut Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option<Vec<usize>> {
+    let nc = parts.len();
+    if nc == 0 {
+        return Some(vec![]);
+    }
+    if nc > EXHAUSTIVE_MAX {
+        return numeric_dependent_set(g, parts, n);
+    }
+    let mut best: Option<(Vec<usize>, (bool, u32))> = None;
+    for set in subsets(n, nc) {
+        let minor: Vec<Vec<Id>> = parts
+            .iter()
+            .map(|(c, _)| set.iter().map(|j| c[*j]).collect())
+            .collect();
+        let d = det_small(g, &minor);
+        if probably_zero(g, d) {
+            continue;
+        }
+        let key = (g.as_number(d).is_none(), g.tree_size(d));
+        if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            best = Some((set, key));
+        }
+    }
+    best.map(|(s, _)| s)
 }
 
 /// Up to this many constraints the dependent set is chosen among all C(n, nc) sets (the

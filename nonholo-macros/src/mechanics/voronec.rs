@@ -269,6 +269,7 @@ pub fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics) -> Deri
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
         terms: Vec::new(),
+        momentum_form: Vec::new(),
         text,
     }
 }

@@ -41,6 +41,56 @@ impl Graph {
         found
     }
 
+    /// Roughly how many floating-point operations computing `e` takes beyond computing
+    /// `base` (shared nodes once, through atom definitions): a sum of k terms k - 1 additions
+    /// plus its coefficients, a product one multiplication per factor and power step, a
+    /// division 4, an elementary function 16. Used to choose between equivalent forms.
+    pub fn ops_beyond(&self, e: Id, base: &[Id]) -> u32 {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<Id> = base.to_vec();
+        while let Some(id) = stack.pop() {
+            if seen.insert(id) {
+                self.push_operands(id, &mut stack);
+            }
+        }
+        let mut cost = 0u32;
+        stack.push(e);
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            cost = cost.saturating_add(match self.node(id) {
+                Node::Num(_) | Node::Sym(_) => 0,
+                Node::Add(c, ts) => {
+                    let scaled = ts.iter().filter(|(k, _)| k.to_f64().abs() != 1.0).count();
+                    (ts.len() - 1 + usize::from(!c.is_zero()) + scaled) as u32
+                }
+                Node::Mul(fs) => {
+                    let mut c = fs.len() as u32 - 1;
+                    for (_, ex) in fs.iter() {
+                        c += ex.unsigned_abs() - 1;
+                        if *ex < 0 {
+                            c += 4;
+                        }
+                    }
+                    c
+                }
+                Node::Fn(..) | Node::Fn2(..) => 16,
+            });
+            self.push_operands(id, &mut stack);
+        }
+        cost
+    }
+
+    fn push_operands(&self, id: Id, stack: &mut Vec<Id>) {
+        if let Node::Sym(s) = self.node(id) {
+            if let Some(def) = self.definition(*s) {
+                stack.push(def);
+            }
+        }
+        stack.extend(self.children(id));
+    }
+
     /// The partial derivative `d e / d s` (memoized per (node, symbol)).
     pub fn diff(&mut self, e: Id, s: u32) -> Id {
         if !self.depends_on(e, s) {

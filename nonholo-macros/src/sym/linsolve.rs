@@ -64,7 +64,8 @@ pub fn solve_named(g: &mut Graph, m: &[Vec<Id>], b: &[Id], names: &[String]) -> 
                 g.define_if_large("b", e, INLINE)
             })
             .collect();
-        let xb = solve_block(g, &a, &rhs)?;
+        let block_names: Vec<&str> = block.iter().map(|c| names[*c].as_str()).collect();
+        let xb = solve_block(g, &a, &rhs, &block_names)?;
         for (c, e) in block.iter().zip(xb) {
             x[*c] = Some(g.define_if_large(&names[*c], e, INLINE));
         }
@@ -175,8 +176,12 @@ fn diagonal_blocks(nonzero: &[Vec<bool>], row_of: &[usize]) -> Vec<Vec<usize>> {
     blocks
 }
 
-/// One diagonal block: numeric pivots first, the rest by adjugate over determinant.
-fn solve_block(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
+/// One diagonal block: numeric pivots first, the rest by adjugate over determinant. The
+/// unknowns of the adjugate part are named atoms (when large) before the pivots' unknowns
+/// are substituted back, so those stay products (`dot(x) = r cos(phi) psi[phi1]` for a
+/// rolling wheel, not the expanded quotient), which keeps sums that vanish along the
+/// constraints visible to cancellation.
+fn solve_block(g: &mut Graph, m: &[Vec<Id>], b: &[Id], names: &[&str]) -> Option<Vec<Id>> {
     let n = m.len();
     let mut a: Vec<Vec<Id>> = m.to_vec();
     let mut b: Vec<Id> = b.to_vec();
@@ -267,7 +272,12 @@ fn solve_block(g: &mut Graph, m: &[Vec<Id>], b: &[Id]) -> Option<Vec<Id>> {
                 parts.push(g.mul(cof, b[*r]));
             }
             let num = g.add_all(&parts);
-            x[*c] = Some(g.mul(num, inv_det));
+            let xc = g.mul(num, inv_det);
+            x[*c] = Some(if pivots.is_empty() {
+                xc
+            } else {
+                g.define_if_large(names[*c], xc, INLINE)
+            });
         }
     }
     for (r, c) in pivots.iter().rev() {

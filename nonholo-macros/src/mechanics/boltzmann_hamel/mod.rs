@@ -508,6 +508,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         speeds_from_qdot: kin.inverse,
         speed_names: kin.speed_names,
         terms,
+        momentum_form: Vec::new(),
         text,
     })
 }
