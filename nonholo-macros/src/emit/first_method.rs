@@ -74,7 +74,10 @@ pub fn hooks(
     let solve: Vec<TokenStream> = g_blocks(g, d, diagonal)
         .iter()
         .map(|blk| {
-            if blk.iter().all(|a| g.is_zero(d.forcing_rest[*a])) {
+            if blk
+                .iter()
+                .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])))
+            {
                 // No forcing on these speeds: they are constant.
                 let zs = blk.iter().map(|a| {
                     let i = at(*a);
@@ -105,8 +108,9 @@ pub fn hooks(
                         let __det = __gaa * __gbb - __gab * __gab;
                         if !(::nonholo::Scalar::re(__gaa) > 0.0 && ::nonholo::Scalar::re(__det) > 0.0) { #singular }
                         let (__fa, __fb): (__S, __S) = (#fa, #fb);
-                        __d[#ia] = (__gbb * __fa - __gab * __fb) / __det;
-                        __d[#ib] = (__gaa * __fb - __gab * __fa) / __det;
+                        let __inv = <__S as ::nonholo::Scalar>::from_f64(1.0) / __det;
+                        __d[#ia] = (__gbb * __fa - __gab * __fb) * __inv;
+                        __d[#ib] = (__gaa * __fb - __gab * __fa) * __inv;
                     }
                 }
                 _ => {

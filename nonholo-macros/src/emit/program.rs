@@ -219,12 +219,32 @@ impl<'g> Program<'g> {
             }
         }
         if !den.is_empty() {
-            let d = self.mul(den);
-            num.push((self.intern(Op::Recip(d)), 1));
+            let r = self.recip(den);
+            num.push((r, 1));
         }
         let op = self.mul(num);
         self.of_product.insert(fs, op);
         op
+    }
+
+    /// `1 / prod x^e`: from reciprocals the program already has where every factor has one
+    /// (`1/(a^2 b)` as `(1/a)^2 (1/b)`: multiplications instead of another division),
+    /// else one reciprocal of the product.
+    fn recip(&mut self, den: Vec<(OpId, i32)>) -> OpId {
+        let known: Option<Vec<(OpId, i32)>> = den
+            .iter()
+            .map(|(x, e)| self.find(&Op::Recip(*x)).map(|r| (r, *e)))
+            .collect();
+        match known {
+            Some(mut fs) if !(den.len() == 1 && den[0].1 == 1) => {
+                fs.sort();
+                self.mul(fs)
+            }
+            _ => {
+                let d = self.mul(den);
+                self.intern(Op::Recip(d))
+            }
+        }
     }
 
     fn mul(&mut self, fs: Vec<(OpId, i32)>) -> OpId {
@@ -296,8 +316,7 @@ impl<'g> Program<'g> {
         let b = if positive {
             self.mul(vec![(b, e)])
         } else {
-            let d = self.mul(vec![(b, e)]);
-            self.intern(Op::Recip(d))
+            self.recip(vec![(b, e)])
         };
         let grouped = if matches!(self.op(inner), Op::Num(n) if n.is_one()) {
             b

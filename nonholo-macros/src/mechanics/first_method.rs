@@ -29,7 +29,7 @@ pub struct FirstMethod {
     /// Whether the speed's row of G is zero off the diagonal.
     pub alone: Vec<bool>,
     /// `forcing_a - sum_e G_ae dz_e/dt` over the explicit speeds e: what G's blocks of the
-    /// other speeds are solved against (`forcing_a` itself for an explicit speed).
+    /// other speeds are solved against (zero for an explicit speed).
     pub forcing_rest: Vec<Id>,
     pub speeds_from_qdot: SpeedsFromQdot,
     /// Named contributions whose sum is `-forcing` (Boltzmann–Hamel's Q, Lambda, N, ...),
@@ -114,10 +114,11 @@ pub fn complete(
         &mut explicit,
     );
     // what the speeds left to G's blocks are forced by once the explicit ones are known
+    let zero = g.zero();
     let forcing_rest: Vec<Id> = (0..nz)
         .map(|a| {
             if explicit[a].is_some() {
-                return d.forcing[a];
+                return zero;
             }
             let mut parts = vec![d.forcing[a]];
             for (e, ze) in explicit.iter().enumerate() {
