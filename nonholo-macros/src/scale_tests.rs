@@ -206,7 +206,7 @@ fn a_model_past_the_node_bound_is_a_spanned_error() {
         (100, "the kinematics"),
         (400, "the Lagrange terms"),
         (1_000, "the equations of motion"),
-        (2_000, "the derivatives of the right-hand side"),
+        (4_000, "the derivatives of the right-hand side"),
     ] {
         TEST_NODE_LIMIT.with(|l| l.set(Some(limit)));
         let out = expand(src.parse().expect("tokens")).to_string();

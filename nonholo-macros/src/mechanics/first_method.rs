@@ -56,6 +56,9 @@ pub struct Derived {
     /// momentum form); the smaller of it and `forcing_a / G_aa` is emitted. Empty or `None`
     /// where there is none.
     pub momentum_form: Vec<Option<Id>>,
+    /// Another exact form of `forcing_a` (Gibbs–Appell's projection in momentum form);
+    /// the smaller is emitted. Empty or `None` where there is none.
+    pub forcing_alt: Vec<Option<Id>>,
     pub text: Text,
 }
 
@@ -115,12 +118,17 @@ pub fn complete(
     );
     // what the speeds left to G's blocks are forced by once the explicit ones are known
     let zero = g.zero();
+    let forcing = smaller_forcing(
+        g,
+        (&d.qdot, &d.mass_matrix_g, &d.forcing, &d.forcing_alt),
+        &explicit,
+    );
     let forcing_rest: Vec<Id> = (0..nz)
         .map(|a| {
             if explicit[a].is_some() {
                 return zero;
             }
-            let mut parts = vec![d.forcing[a]];
+            let mut parts = vec![forcing[a]];
             for (e, ze) in explicit.iter().enumerate() {
                 if let (Some(ze), false) = (ze, g.is_zero(d.mass_matrix_g.at(a, e))) {
                     let t = g.mul(d.mass_matrix_g.at(a, e), *ze);
@@ -153,6 +161,32 @@ pub fn complete(
             power,
         })),
     }
+}
+
+/// Each speed's forcing in the smaller of its two forms (`Derived::forcing_alt`), beyond
+/// what psi, G and the other speeds need, in order.
+fn smaller_forcing(
+    g: &Graph,
+    (qdot, mass_matrix_g, forcing, alt): (&[Id], &Mat, &[Id], &[Option<Id>]),
+    explicit: &[Option<Id>],
+) -> Vec<Id> {
+    let mut out = forcing.to_vec();
+    for a in 0..out.len() {
+        let (None, Some(Some(other))) = (explicit[a], alt.get(a)) else {
+            continue;
+        };
+        let mut base: Vec<Id> = qdot.to_vec();
+        base.extend(&mass_matrix_g.e);
+        for (b, f) in out.iter().enumerate() {
+            if b != a {
+                base.push(explicit[b].unwrap_or(*f));
+            }
+        }
+        if g.ops_beyond(*other, &base) < g.ops_beyond(out[a], &base) {
+            out[a] = *other;
+        }
+    }
+    out
 }
 
 /// Where a speed has a second form of `dz_a/dt` (`Derived::momentum_form`), keep the one

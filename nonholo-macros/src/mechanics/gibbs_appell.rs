@@ -76,12 +76,27 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         (&psi_z, &mass_matrix_g),
         &mut momenta_psi,
     );
-    let momentum_form = momentum_form(
+    let momentum_form = momentum_projection(
         g,
         (low.kinetic, low.potential, &low.forces, &mut momenta_psi),
         (&s.q, &s.qd, &s.z, s.t),
         &psi_atoms,
-        &directions,
+        (&directions, true),
+    );
+    // the forcing of every speed the same way, along its own column of psi_z:
+    // psi_z[., a]^T (dp/dt - dL/dq - F) = G_a. dz/dt + d/dt(psi_z[., a]^T p)|_(z frozen)
+    // - (d psi_z[., a]/dt)^T p - psi_z[., a]^T (dL/dq + F)
+    let linear =
+        (0..psi_z.r).all(|i| (0..psi_z.c).all(|a| !g.depends_on_any(psi_z.at(i, a), &s.z)));
+    let columns: Vec<Option<Vec<Id>>> = (0..psi_z.c)
+        .map(|a| linear.then(|| (0..psi_z.r).map(|i| psi_z.at(i, a)).collect()))
+        .collect();
+    let forcing_alt = momentum_projection(
+        g,
+        (low.kinetic, low.potential, &low.forces, &mut momenta_psi),
+        (&s.q, &s.qd, &s.z, s.t),
+        &psi_atoms,
+        (&columns, false),
     );
 
     let names = &kin.speed_names;
@@ -110,6 +125,7 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         speed_names: kin.speed_names,
         terms: Vec::new(),
         momentum_form,
+        forcing_alt,
         text,
     };
     Some(first_method::complete(low, lt, Formulation::GibbsAppell, d))
@@ -382,12 +398,12 @@ fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 /// of an unconstrained coordinate (3.4's eta1) `w` is a unit vector and only
 /// `dL/dq_j + F_j` is left. `c` is `w^T p` at z = 0. Which form is emitted is decided by
 /// size (`first_method::complete`).
-fn momentum_form(
+fn momentum_projection(
     g: &mut Graph,
     (kinetic, potential, forces, momenta_psi): (Id, Id, &[Id], &mut MomentaAtPsi),
     (q, qd, z, t): (&[u32], &[u32], &[u32], u32),
     psi_atoms: &[Id],
-    directions: &[Option<Vec<Id>>],
+    (directions, speeds_are_momenta): (&[Option<Vec<Id>>], bool),
 ) -> Vec<Option<Id>> {
     let n = q.len();
     if directions.iter().all(Option::is_none) {
@@ -421,7 +437,12 @@ fn momentum_form(
             let w = w.as_ref()?;
             let wp: Vec<Id> = (0..n).map(|i| g.mul(w[i], momenta_psi[i])).collect();
             let wp = g.add_all(&wp);
-            let c = g.subst(wp, &at_rest);
+            // w^T p = z_a + c(q, t) for a momentum: d/dt at frozen z sees c alone
+            let c = if speeds_are_momenta {
+                g.subst(wp, &at_rest)
+            } else {
+                wp
+            };
             let c = if probably_zero(g, c) { zero } else { c };
             let mut parts = Vec::with_capacity(2 * n + 1);
             for i in 0..n {
@@ -435,7 +456,9 @@ fn momentum_form(
                 }
             }
             let dc = g.directional(c, &along, &mut memo);
-            parts.push(g.neg(dc));
+            if !probably_zero(g, dc) {
+                parts.push(g.neg(dc));
+            }
             Some(g.add_all(&parts))
         })
         .collect()

@@ -270,6 +270,7 @@ pub fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics) -> Deri
         speed_names: kin.speed_names,
         terms: Vec::new(),
         momentum_form: Vec::new(),
+        forcing_alt: Vec::new(),
         text,
     }
 }

@@ -509,6 +509,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         speed_names: kin.speed_names,
         terms,
         momentum_form: Vec::new(),
+        forcing_alt: Vec::new(),
         text,
     })
 }
