@@ -152,8 +152,11 @@ def combine(paths, out):
     nonholo = {}
     for run in sessions[0]["nonholo"]["runs"]:
         fn = run["function"]
-        times = [next(r["criterion_median_s"] for r in s["nonholo"]["runs"]
-                      if r["function"] == fn) for s in sessions]
+        times = [next((r.get("criterion_median_s") for r in s["nonholo"]["runs"]
+                       if r["function"] == fn), None) for s in sessions]
+        if None in times:
+            # not timed in every session (NONHOLO_SIMULATE_METHODS=tsit45)
+            continue
         nonholo[fn] = {k: run[k] for k in ("method", "t1", "steps", "rhs_evaluations",
                                            "jvp_evaluations", "max_rel_energy_drift")}
         nonholo[fn].update(median_s=med(times), per_session_s=times)
