@@ -163,6 +163,24 @@ pub fn complete(
     }
 }
 
+/// What the right-hand side computes besides speed `a`'s row: psi, G and the other rows
+/// (their closed form where they have one).
+fn rest_of_rhs(
+    (qdot, mass_matrix_g): (&[Id], &Mat),
+    forcing: &[Id],
+    explicit: &[Option<Id>],
+    a: usize,
+) -> Vec<Id> {
+    let mut base: Vec<Id> = qdot.to_vec();
+    base.extend(&mass_matrix_g.e);
+    for (b, f) in forcing.iter().enumerate() {
+        if b != a {
+            base.push(explicit[b].unwrap_or(*f));
+        }
+    }
+    base
+}
+
 /// Each speed's forcing in the smaller of its two forms (`Derived::forcing_alt`), beyond
 /// what psi, G and the other speeds need, in order.
 fn smaller_forcing(
@@ -175,13 +193,7 @@ fn smaller_forcing(
         let (None, Some(Some(other))) = (explicit[a], alt.get(a)) else {
             continue;
         };
-        let mut base: Vec<Id> = qdot.to_vec();
-        base.extend(&mass_matrix_g.e);
-        for (b, f) in out.iter().enumerate() {
-            if b != a {
-                base.push(explicit[b].unwrap_or(*f));
-            }
-        }
+        let base = rest_of_rhs((qdot, mass_matrix_g), &out, explicit, a);
         if g.ops_beyond(*other, &base) < g.ops_beyond(out[a], &base) {
             out[a] = *other;
         }
@@ -202,13 +214,7 @@ fn choose_smaller(
         let Some(Some(other)) = momentum_form.get(a) else {
             continue;
         };
-        let mut base: Vec<Id> = qdot.to_vec();
-        base.extend(&mass_matrix_g.e);
-        for (b, f) in forcing.iter().enumerate() {
-            if b != a {
-                base.push(explicit[b].unwrap_or(*f));
-            }
-        }
+        let base = rest_of_rhs((qdot, mass_matrix_g), forcing, explicit, a);
         let current = explicit[a].unwrap_or(forcing[a]);
         if g.ops_beyond(*other, &base) < g.ops_beyond(current, &base) {
             explicit[a] = Some(*other);

@@ -17,7 +17,7 @@ use super::text::Text;
 use super::{velocities, Equations};
 use crate::ctxt::Ctxt;
 use crate::model::{Formulation, Lowered, Parametrization};
-use crate::sym::linsolve::{probably_zero, solve_named, RandomPoints};
+use crate::sym::linsolve::{probably_zero, rank_columns, solve_dense, solve_named, RandomPoints};
 use crate::sym::{Graph, Id, Mat};
 use std::collections::HashMap;
 
@@ -275,7 +275,12 @@ fn momentum_directions(
         let support: Vec<usize> = (0..n)
             .filter(|j| *j != i && ws.iter().any(|w| w[*j].abs() > tol))
             .collect();
-        let Some(dep) = complete_dependent_set(&evals[0][2], &support, i, n) else {
+        // `support` dependent, then more from the last coordinate back, never i
+        let order = support
+            .iter()
+            .copied()
+            .chain((0..n).rev().filter(|j| *j != i && !support.contains(j)));
+        let Some(dep) = rank_columns(&evals[0][2], order, support.len()) else {
             continue;
         };
         // the direction of coordinate i with `dep` dependent, symbolically
@@ -311,82 +316,6 @@ fn momentum_directions(
 
 /// A matrix evaluated at a point, by rows.
 type Dense = Vec<Vec<f64>>;
-
-/// Columns of alpha (`nc x n`, at a point) to be dependent: `start`, then more taken from
-/// the last coordinate back (never `keep`) while they raise the rank, until there are as
-/// many as rows; `None` when `start` is dependent or the rank falls short.
-fn complete_dependent_set(
-    alpha: &[Vec<f64>],
-    start: &[usize],
-    keep: usize,
-    n: usize,
-) -> Option<Vec<usize>> {
-    let nc = alpha.len();
-    if start.len() > nc {
-        return None;
-    }
-    let scale = alpha
-        .iter()
-        .flatten()
-        .fold(0.0f64, |m, x| m.max(x.abs()))
-        .max(f64::MIN_POSITIVE);
-    let mut basis: Vec<Vec<f64>> = Vec::new();
-    let mut chosen = Vec::new();
-    let order = start
-        .iter()
-        .copied()
-        .chain((0..n).rev().filter(|j| *j != keep && !start.contains(j)));
-    for (k, j) in order.enumerate() {
-        if chosen.len() == nc {
-            break;
-        }
-        let mut v: Vec<f64> = (0..nc).map(|r| alpha[r][j]).collect();
-        for b in &basis {
-            let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
-            for (x, y) in v.iter_mut().zip(b) {
-                *x -= d * y;
-            }
-        }
-        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if norm > 1e-9 * scale {
-            basis.push(v.iter().map(|x| x / norm).collect());
-            chosen.push(j);
-        } else if k < start.len() {
-            return None;
-        }
-    }
-    (chosen.len() == nc).then(|| {
-        chosen.sort_unstable();
-        chosen
-    })
-}
-
-/// `a x = b` by Gaussian elimination with partial pivoting (a numeric probe, not the
-/// emitted code); `None` when a pivot vanishes.
-fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
-    let k = b.len();
-    for c in 0..k {
-        let p = (c..k).max_by(|x, y| a[*x][c].abs().total_cmp(&a[*y][c].abs()))?;
-        if a[p][c].abs() < 1e-300 || !a[p][c].is_finite() {
-            return None;
-        }
-        a.swap(c, p);
-        b.swap(c, p);
-        for r in c + 1..k {
-            let f = a[r][c] / a[c][c];
-            for j in c..k {
-                a[r][j] -= f * a[c][j];
-            }
-            b[r] -= f * b[c];
-        }
-    }
-    let mut x = vec![0.0; k];
-    for c in (0..k).rev() {
-        let s: f64 = (c + 1..k).map(|j| a[c][j] * x[j]).sum();
-        x[c] = (b[c] - s) / a[c][c];
-    }
-    Some(x)
-}
 
 /// `dz_a/dt` in momentum form for every speed with a direction from
 /// [`momentum_directions`]: `z_a = w^T p - c(q, t)` along the motion, and Gibbs–Appell's
@@ -494,10 +423,10 @@ impl MomentaAtPsi {
 
 #[cfg(test)]
 mod tests {
-    use super::solve_dense;
     use crate::ctxt::Ctxt;
     use crate::dsl::parse::parse_model;
     use crate::mechanics::{derive, Layout};
+    use crate::sym::linsolve::solve_dense;
     use crate::sym::linsolve::RandomPoints;
     use crate::{check, lower};
     use std::collections::HashMap;

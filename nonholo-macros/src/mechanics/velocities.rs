@@ -321,37 +321,7 @@ fn numeric_dependent_set(g: &Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option
         .iter()
         .map(|(row, _)| row.iter().map(|e| g.eval(*e, &env, &mut memo)).collect())
         .collect();
-    let nc = alpha.len();
-    let scale = alpha
-        .iter()
-        .flatten()
-        .fold(0.0f64, |m, x| m.max(x.abs()))
-        .max(f64::MIN_POSITIVE);
-    // orthonormal basis of the chosen columns (modified Gram-Schmidt in R^nc)
-    let mut basis: Vec<Vec<f64>> = Vec::new();
-    let mut chosen = Vec::new();
-    for j in (0..n).rev() {
-        let mut v: Vec<f64> = (0..nc).map(|r| alpha[r][j]).collect();
-        if v.iter().any(|x| !x.is_finite()) {
-            continue;
-        }
-        for b in &basis {
-            let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
-            for (x, y) in v.iter_mut().zip(b) {
-                *x -= d * y;
-            }
-        }
-        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if norm > 1e-9 * scale {
-            basis.push(v.iter().map(|x| x / norm).collect());
-            chosen.push(j);
-            if chosen.len() == nc {
-                chosen.sort_unstable();
-                return Some(chosen);
-            }
-        }
-    }
-    None
+    crate::sym::linsolve::rank_columns(&alpha, (0..n).rev(), 0)
 }
 
 /// Names of the atoms of psi: `psi[x]` for `dot(x)`.

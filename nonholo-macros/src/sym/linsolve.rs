@@ -377,6 +377,79 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     checked > 0
 }
 
+/// `a x = b` by Gaussian elimination with partial pivoting, in floating point (numeric
+/// probes of the derivation and tests, never the emitted code); `None` when a pivot
+/// vanishes or is not finite.
+pub fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let k = b.len();
+    for c in 0..k {
+        let p = (c..k).max_by(|x, y| a[*x][c].abs().total_cmp(&a[*y][c].abs()))?;
+        if a[p][c].abs() < 1e-300 || !a[p][c].is_finite() {
+            return None;
+        }
+        a.swap(c, p);
+        b.swap(c, p);
+        for r in c + 1..k {
+            let f = a[r][c] / a[c][c];
+            for j in c..k {
+                a[r][j] -= f * a[c][j];
+            }
+            b[r] -= f * b[c];
+        }
+    }
+    let mut x = vec![0.0; k];
+    for c in (0..k).rev() {
+        let s: f64 = (c + 1..k).map(|j| a[c][j] * x[j]).sum();
+        x[c] = (b[c] - s) / a[c][c];
+    }
+    Some(x)
+}
+
+/// Columns of `alpha` (rows of numbers) taken in `order` whenever they raise its rank
+/// (modified Gram–Schmidt), until there are as many as rows; the first `required` of the
+/// order must each raise it. Sorted; `None` when a required column does not or the rank
+/// falls short. Columns with a non-finite entry are skipped.
+pub fn rank_columns(
+    alpha: &[Vec<f64>],
+    order: impl IntoIterator<Item = usize>,
+    required: usize,
+) -> Option<Vec<usize>> {
+    let nc = alpha.len();
+    let scale = alpha
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, x| m.max(x.abs()))
+        .max(f64::MIN_POSITIVE);
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let mut chosen = Vec::new();
+    for (k, j) in order.into_iter().enumerate() {
+        if chosen.len() == nc {
+            break;
+        }
+        let mut v: Vec<f64> = (0..nc).map(|r| alpha[r][j]).collect();
+        let finite = v.iter().all(|x| x.is_finite());
+        if finite {
+            for b in &basis {
+                let d: f64 = v.iter().zip(b).map(|(x, y)| x * y).sum();
+                for (x, y) in v.iter_mut().zip(b) {
+                    *x -= d * y;
+                }
+            }
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if finite && norm > 1e-9 * scale {
+            basis.push(v.iter().map(|x| x / norm).collect());
+            chosen.push(j);
+        } else if k < required {
+            return None;
+        }
+    }
+    (chosen.len() == nc).then(|| {
+        chosen.sort_unstable();
+        chosen
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

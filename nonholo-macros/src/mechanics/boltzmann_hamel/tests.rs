@@ -89,31 +89,6 @@ fn ev(g: &Graph, e: Id, env: &[f64]) -> f64 {
     g.eval(e, env, &mut HashMap::new())
 }
 
-/// Solve `G x = f` (small, dense, partial pivoting).
-fn gauss(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for c in 0..n {
-        let p = (c..n)
-            .max_by(|i, j| a[*i][c].abs().total_cmp(&a[*j][c].abs()))
-            .unwrap();
-        a.swap(c, p);
-        b.swap(c, p);
-        for r in c + 1..n {
-            let f = a[r][c] / a[c][c];
-            for k in c..n {
-                a[r][k] -= f * a[c][k];
-            }
-            b[r] -= f * b[c];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for r in (0..n).rev() {
-        let s: f64 = (r + 1..n).map(|k| a[r][k] * x[k]).sum();
-        x[r] = (b[r] - s) / a[r][r];
-    }
-    x
-}
-
 /// Accelerations dz/dt at `env`, with `extra` added to the forcing.
 fn zdot(b: &Built, env: &[f64], extra: &[f64]) -> Vec<f64> {
     let g = &b.low.graph;
@@ -131,7 +106,7 @@ fn zdot(b: &Built, env: &[f64], extra: &[f64]) -> Vec<f64> {
         .zip(extra)
         .map(|(x, e)| ev(g, *x, env) + e)
         .collect();
-    gauss(gm, f)
+    crate::sym::linsolve::solve_dense(gm, f).expect("G invertible")
 }
 
 fn rel(a: &[f64], b: &[f64]) -> f64 {
