@@ -123,6 +123,24 @@ pub fn complete(
         (&d.qdot, &d.mass_matrix_g, &d.forcing, &d.forcing_alt),
         &explicit,
     );
+    // what the emitted code computes where it differs from the rows above
+    let momentum: Vec<usize> = (0..nz)
+        .filter(|a| explicit[*a].is_some() && d.momentum_form.get(*a) == Some(&explicit[*a]))
+        .collect();
+    let projected: Vec<usize> = (0..nz).filter(|a| forcing[*a] != d.forcing[*a]).collect();
+    if !momentum.is_empty() || !projected.is_empty() {
+        text.prose(
+            "\nemitted in momentum form, d/dt(w^T p) = (dw/dt)^T p + w^T (dL/dq + F) along an admissible w:",
+        );
+        for a in momentum {
+            if let Some(e) = explicit[a] {
+                text.entry(format!("d{}/dt", d.speed_names[a]), e);
+            }
+        }
+        for a in projected {
+            text.entry(format!("(G dz/dt)[{}]", d.speed_names[a]), forcing[a]);
+        }
+    }
     let forcing_rest: Vec<Id> = (0..nz)
         .map(|a| {
             if explicit[a].is_some() {

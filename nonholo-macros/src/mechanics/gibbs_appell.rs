@@ -10,6 +10,12 @@
 //! evaluated at `dot(q) = psi`. Benenti's (6.1) drops the term `g_ij psi^i_h psi^h
 //! psi^j_alpha` of the acceleration energy (it vanishes in all of his section 9); the
 //! `A psi_q psi` term here keeps it, as the Gibbs function requires.
+//!
+//! The same equations projected along an admissible direction `w` read, with the momenta
+//! `p = dT/d dot(q)`, `d/dt (w^T p) = (dw/dt)^T p + w^T (dL/dq + F)`: no time derivative of
+//! A. Where that form is smaller it is what the emitted code computes — in closed form for a
+//! speed that is a momentum (Talamucci's eta, `dL*/d dot(q_i)`), and as the forcing row of
+//! any other speed (`w` its column of `psi_z`); `EQUATIONS` lists those rows.
 
 use super::first_method::{self, Derived};
 use super::lagrangian::LagrangeTerms;
