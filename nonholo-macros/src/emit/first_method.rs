@@ -36,13 +36,11 @@ pub fn hooks(
     let qdot_slot = out.vec(&d.qdot);
     let forcing_slot = out.vec(&d.forcing_rest);
     // speeds in closed form: a quotient simplified, or the momentum form
-    let explicit: Vec<_> = d
-        .explicit
-        .iter()
-        .zip(&d.forcing)
-        .map(|(s, f)| s.unwrap_or(*f))
-        .collect();
+    // speeds in closed form (a quotient simplified, or the momentum form): only these are
+    // outputs, so nothing is computed for the others
+    let explicit: Vec<_> = d.explicit.iter().flatten().copied().collect();
     let explicit_slot = out.vec(&explicit);
+    let explicit_at = |a: usize| d.explicit[..a].iter().flatten().count();
     let g_slot = if diagonal {
         let diag: Vec<_> = (0..nz).map(|a| d.mass_matrix_g.at(a, a)).collect();
         out.vec(&diag)
@@ -68,7 +66,7 @@ pub fn hooks(
     let coupled_explicit = (0..nz)
         .filter(|a| d.explicit[*a].is_some() && !d.alone[*a])
         .map(|a| {
-            let (i, za) = (at(a), &r.vec(explicit_slot)[a]);
+            let (i, za) = (at(a), &r.vec(explicit_slot)[explicit_at(a)]);
             quote! { __d[#i] = #za; }
         });
     let solve: Vec<TokenStream> = g_blocks(g, d, diagonal)
@@ -89,7 +87,7 @@ pub fn hooks(
                 [a] => {
                     let (ga, i) = (gm(*a, *a), at(*a));
                     let za = match d.explicit[*a] {
-                        Some(_) => r.vec(explicit_slot)[*a].clone(),
+                        Some(_) => r.vec(explicit_slot)[explicit_at(*a)].clone(),
                         None => {
                             let fa = &forcing[*a];
                             quote! { (#fa / #ga) }

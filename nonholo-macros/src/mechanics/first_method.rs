@@ -181,26 +181,32 @@ pub fn complete(
     }
 }
 
-/// What the right-hand side computes besides speed `a`'s row: psi, G and the other rows
-/// (their closed form where they have one).
-fn rest_of_rhs(
+/// The smaller (`Graph::ops_outside`) of a speed's two forms, beyond what the rest of the
+/// right-hand side computes anyway: psi, G and the other rows (their closed form where they
+/// have one).
+fn smaller_of(
+    g: &Graph,
     (qdot, mass_matrix_g): (&[Id], &Mat),
-    forcing: &[Id],
-    explicit: &[Option<Id>],
+    (rows, explicit): (&[Id], &[Option<Id>]),
     a: usize,
-) -> Vec<Id> {
+    (current, other): (Id, Id),
+) -> Id {
     let mut base: Vec<Id> = qdot.to_vec();
     base.extend(&mass_matrix_g.e);
-    for (b, f) in forcing.iter().enumerate() {
+    for (b, f) in rows.iter().enumerate() {
         if b != a {
             base.push(explicit[b].unwrap_or(*f));
         }
     }
-    base
+    let done = g.reachable(&base);
+    if g.ops_outside(other, &done) < g.ops_outside(current, &done) {
+        other
+    } else {
+        current
+    }
 }
 
-/// Each speed's forcing in the smaller of its two forms (`Derived::forcing_alt`), beyond
-/// what psi, G and the other speeds need, in order.
+/// Each speed's forcing in the smaller of its two forms (`Derived::forcing_alt`), in order.
 fn smaller_forcing(
     g: &Graph,
     (qdot, mass_matrix_g, forcing, alt): (&[Id], &Mat, &[Id], &[Option<Id>]),
@@ -208,34 +214,40 @@ fn smaller_forcing(
 ) -> Vec<Id> {
     let mut out = forcing.to_vec();
     for a in 0..out.len() {
-        let (None, Some(Some(other))) = (explicit[a], alt.get(a)) else {
-            continue;
-        };
-        let base = rest_of_rhs((qdot, mass_matrix_g), &out, explicit, a);
-        if g.ops_beyond(*other, &base) < g.ops_beyond(out[a], &base) {
-            out[a] = *other;
+        if let (None, Some(Some(other))) = (explicit[a], alt.get(a)) {
+            out[a] = smaller_of(
+                g,
+                (qdot, mass_matrix_g),
+                (&out, explicit),
+                a,
+                (out[a], *other),
+            );
         }
     }
     out
 }
 
-/// Where a speed has a second form of `dz_a/dt` (`Derived::momentum_form`), keep the one
-/// that costs fewer operations beyond what the rest of the right-hand side computes anyway
-/// (psi, G, the other speeds' forcing), speed by speed in order: against `forcing_a / G_aa`
-/// for a speed alone in G, else against `forcing_a` (which its block's solve needs).
+/// Where a speed has a second form of `dz_a/dt` (`Derived::momentum_form`), keep the
+/// smaller, speed by speed in order: against `forcing_a / G_aa` for a speed alone in G, else
+/// against `forcing_a` (which its block's solve needs).
 fn choose_smaller(
     g: &Graph,
     (qdot, mass_matrix_g, forcing, momentum_form): (&[Id], &Mat, &[Id], &[Option<Id>]),
     explicit: &mut [Option<Id>],
 ) {
     for a in 0..explicit.len() {
-        let Some(Some(other)) = momentum_form.get(a) else {
-            continue;
-        };
-        let base = rest_of_rhs((qdot, mass_matrix_g), forcing, explicit, a);
-        let current = explicit[a].unwrap_or(forcing[a]);
-        if g.ops_beyond(*other, &base) < g.ops_beyond(current, &base) {
-            explicit[a] = Some(*other);
+        if let Some(Some(other)) = momentum_form.get(a) {
+            let current = explicit[a].unwrap_or(forcing[a]);
+            let kept = smaller_of(
+                g,
+                (qdot, mass_matrix_g),
+                (forcing, explicit),
+                a,
+                (current, *other),
+            );
+            if kept == *other {
+                explicit[a] = Some(kept);
+            }
         }
     }
 }

@@ -74,10 +74,13 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         .into_iter()
         .map(|f| if probably_zero(g, f) { zero } else { f })
         .collect();
+    // the momentum forms need speeds linear in the velocities: psi_z free of z
+    let linear =
+        (0..psi_z.r).all(|i| (0..psi_z.c).all(|a| !g.depends_on_any(psi_z.at(i, a), &s.z)));
     let mut momenta_psi = MomentaAtPsi::new(&lt.momenta, &s.qd, &psi_atoms);
     let directions = momentum_directions(
         g,
-        (&low.parametrization, &low.constraints),
+        (linear, &low.parametrization, &low.constraints),
         (&s.qd, &s.z),
         (&psi_z, &mass_matrix_g),
         &mut momenta_psi,
@@ -92,8 +95,6 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
     // the forcing of every speed the same way, along its own column of psi_z:
     // psi_z[., a]^T (dp/dt - dL/dq - F) = G_a. dz/dt + d/dt(psi_z[., a]^T p)|_(z frozen)
     // - (d psi_z[., a]/dt)^T p - psi_z[., a]^T (dL/dq + F)
-    let linear =
-        (0..psi_z.r).all(|i| (0..psi_z.c).all(|a| !g.depends_on_any(psi_z.at(i, a), &s.z)));
     let columns: Vec<Option<Vec<Id>>> = (0..psi_z.c)
         .map(|a| linear.then(|| (0..psi_z.r).map(|i| psi_z.at(i, a)).collect()))
         .collect();
@@ -205,26 +206,22 @@ fn symmetric_product(g: &mut Graph, x: &Mat, y: &Mat) -> Mat {
 }
 
 /// For each speed `z_a`, an admissible direction `w(q, t)` (`alpha w = 0`) with
-/// `z_a = w^T p - c(q, t)` along `dot(q) = psi` (`p` the momenta), if one is found:
-/// `psi_z[., a] / G_aa` when the row of G is zero off the diagonal (then `w^T p = z_a +
-/// psi_z[., a]^T p|_(z=0) / G_aa` by construction), else the direction of an independent
-/// coordinate (`velocities::split_directions`) when `z_a` is that coordinate's momentum in
-/// the reduced Lagrangian (Talamucci's eta, `dL*/d dot(q_i)`), which is checked:
-/// `w^T p - z_a` must not depend on z.
+/// `z_a = w^T p - c(q, t)` along `dot(q) = psi` (`p` the momenta), where `w` is the
+/// direction of an independent coordinate (Voronec's `e_i + sum_nu B^nu_i e_nu`): `z_a` is
+/// that coordinate's momentum in the reduced Lagrangian (Talamucci's eta,
+/// `dL*/d dot(q_i)`). Only for `speeds { .. }` linear in the velocities under linear
+/// constraints; checked symbolically (`w^T p - z_a` must not depend on z).
 fn momentum_directions(
     g: &mut Graph,
-    (parametrization, constraints): (&Parametrization<Id>, &[Id]),
+    (linear, parametrization, constraints): (bool, &Parametrization<Id>, &[Id]),
     (qd, z): (&[u32], &[u32]),
     (psi_z, mass_matrix_g): (&Mat, &Mat),
     momenta_psi: &mut MomentaAtPsi,
 ) -> Vec<Option<Vec<Id>>> {
     let (n, m) = (psi_z.r, psi_z.c);
-    if (0..n).any(|i| (0..m).any(|a| g.depends_on_any(psi_z.at(i, a), z))) {
-        return vec![None; m];
-    }
     let mut out: Vec<Option<Vec<Id>>> = vec![None; m];
     let speeds_given = matches!(parametrization, Parametrization::Speeds(_));
-    if !speeds_given || !constraints.iter().all(|c| g.affine_in(*c, qd)) {
+    if !linear || !speeds_given || !constraints.iter().all(|c| g.affine_in(*c, qd)) {
         return out;
     }
     let alpha: Vec<Vec<Id>> = constraints
@@ -454,7 +451,7 @@ mod tests {
             };
             let g = &low.graph;
             let eta1 = d.explicit[0].unwrap_or_else(|| panic!("{model}: eta1 in closed form"));
-            let ops = g.ops_beyond(eta1, &d.qdot);
+            let ops = g.ops_outside(eta1, &g.reachable(&d.qdot));
             assert!(
                 ops <= most_ops,
                 "{model}: {ops} operations: {}",

@@ -279,7 +279,7 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
 /// rows of alpha with beta): the set whose minor of alpha is a nonzero number if one is,
 /// else the smallest; by rank at a random point for many constraints. `None` when alpha
 /// has no invertible minor.
-pub fn dependent_set(g: &mut Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option<Vec<usize>> {
+fn dependent_set(g: &mut Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option<Vec<usize>> {
     let nc = parts.len();
     if nc == 0 {
         return Some(vec![]);

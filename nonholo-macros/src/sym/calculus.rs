@@ -21,42 +21,43 @@ impl Graph {
     /// The auxiliary atoms reachable from `roots` (through their definitions too), in
     /// definition order, which is a valid evaluation order.
     pub fn atoms_under(&self, roots: &[Id]) -> Vec<u32> {
-        let mut found: Vec<u32> = Vec::new();
-        let mut stack: Vec<Id> = roots.to_vec();
-        let mut seen = std::collections::HashSet::new();
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            if let Node::Sym(s) = self.node(id) {
-                if let Some(def) = self.definition(*s) {
-                    found.push(*s);
-                    stack.push(def);
-                }
-            }
-            stack.extend(self.children(id));
-        }
+        let mut found: Vec<u32> = self
+            .reachable(roots)
+            .into_iter()
+            .filter_map(|id| match self.node(id) {
+                Node::Sym(s) if self.definition(*s).is_some() => Some(*s),
+                _ => None,
+            })
+            .collect();
         found.sort_unstable();
         found.dedup();
         found
     }
 
-    /// Roughly how many floating-point operations computing `e` takes beyond computing
-    /// `base` (shared nodes once, through atom definitions): a sum of k terms k - 1 additions
-    /// plus its coefficients, a product one multiplication per factor and power step, a
-    /// division 4, an elementary function 16. Used to choose between equivalent forms.
-    pub fn ops_beyond(&self, e: Id, base: &[Id]) -> u32 {
+    /// Every node computing `roots` needs (through atom definitions): the `done` set of
+    /// [`ops_outside`](Self::ops_outside).
+    pub fn reachable(&self, roots: &[Id]) -> std::collections::HashSet<Id> {
         let mut seen = std::collections::HashSet::new();
-        let mut stack: Vec<Id> = base.to_vec();
+        let mut stack: Vec<Id> = roots.to_vec();
         while let Some(id) = stack.pop() {
             if seen.insert(id) {
                 self.push_operands(id, &mut stack);
             }
         }
+        seen
+    }
+
+    /// Roughly how many floating-point operations computing `e` takes beyond the nodes in
+    /// `done` (shared nodes once, through atom definitions): a sum of k terms k - 1
+    /// additions plus its coefficients, a product one multiplication per factor and power
+    /// step, a division 4, an elementary function 16. Used to choose between equivalent
+    /// forms.
+    pub fn ops_outside(&self, e: Id, done: &std::collections::HashSet<Id>) -> u32 {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![e];
         let mut cost = 0u32;
-        stack.push(e);
         while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
+            if done.contains(&id) || !seen.insert(id) {
                 continue;
             }
             cost = cost.saturating_add(match self.node(id) {
