@@ -525,8 +525,13 @@ fn bench_one<M: Model, const N: usize>(
 /// each is kept, so a busy moment of a shared machine slows both or neither.
 fn paired<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, t: f64, s: &[f64; N]) {
     const CALLS: u32 = 100_000;
+    // `NONHOLO_RHS_ROUNDS=1` for a run under `valgrind --tool=callgrind` (instructions)
+    let rounds: u32 = std::env::var("NONHOLO_RHS_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(40);
     let mut best = [f64::INFINITY; 2];
-    for _ in 0..40 {
+    for _ in 0..rounds {
         for (k, b) in best.iter_mut().enumerate() {
             let start = std::time::Instant::now();
             for _ in 0..CALLS {

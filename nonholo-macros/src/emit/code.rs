@@ -83,6 +83,7 @@ pub fn block_in(
         .map(|d| p.lower(d))
         .collect();
     let outs: Vec<OpId> = outputs.iter().map(|o| p.lower(*o)).collect();
+    let ready = p.ready_times();
 
     // Count parents of every op reachable from the definitions and the outputs.
     let mut uses: HashMap<OpId, u32> = HashMap::new();
@@ -119,6 +120,7 @@ pub fn block_in(
                         let a = render(
                             &Ctx {
                                 p: &p,
+                                ready: &ready,
                                 bind,
                                 names,
                                 num,
@@ -150,6 +152,7 @@ pub fn block_in(
                     let e = render(
                         &Ctx {
                             p: &p,
+                            ready: &ready,
                             bind,
                             names,
                             num,
@@ -179,6 +182,7 @@ pub fn block_in(
                 let e = render(
                     &Ctx {
                         p: &p,
+                        ready: &ready,
                         bind: &bind,
                         names: &names,
                         num,
@@ -200,6 +204,7 @@ pub fn block_in(
     }
     let cx = Ctx {
         p: &p,
+        ready: &ready,
         bind: &bind,
         names: &names,
         num,
@@ -309,6 +314,8 @@ pub fn lit(x: Number) -> TokenStream {
 /// number type.
 struct Ctx<'a> {
     p: &'a Program<'a>,
+    /// [`Program::ready_times`]: operands are written in increasing order of these.
+    ready: &'a [u32],
     bind: &'a Bindings,
     names: &'a HashMap<OpId, TokenStream>,
     num: Num,
@@ -327,10 +334,10 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             .unwrap_or_else(|| cx.num.wrap(quote! { ::core::f64::NAN })),
         Op::Sum(c, ts) => {
             let mut out = TokenStream::new();
-            for (i, (k, x)) in ts.iter().enumerate() {
+            for (i, (x, k)) in by_readiness(cx, ts.iter().map(|(k, x)| (*x, k))).enumerate() {
                 let neg = k.is_negative();
                 let ak = if neg { k.neg() } else { *k };
-                let x = render(cx, *x);
+                let x = render(cx, x);
                 let term = if ak.is_one() {
                     x
                 } else {
@@ -359,12 +366,12 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             // factors, and the denominators of reciprocals not computed on their own
             let mut num = Vec::new();
             let mut den = Vec::new();
-            for (x, e) in fs.iter() {
-                match cx.p.op(*x) {
-                    Op::Recip(d) if !cx.names.contains_key(x) && *e == 1 => {
+            for (x, e) in by_readiness(cx, fs.iter().map(|(x, e)| (*x, *e))) {
+                match cx.p.op(x) {
+                    Op::Recip(d) if !cx.names.contains_key(&x) && e == 1 => {
                         den.push(render(cx, *d))
                     }
-                    _ => num.push(power(cx, *x, *e)),
+                    _ => num.push(power(cx, x, e)),
                 }
             }
             let chain = |xs: Vec<TokenStream>| -> TokenStream {
@@ -409,6 +416,19 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             quote! { ::nonholo::Scalar::#m(#a, #b) }
         }
     }
+}
+
+/// Operands in increasing order of [`Program::ready_times`] (stable: ties keep the
+/// factoring's order). A product or sum is written as a left-to-right chain, so the
+/// operands ready early are combined while the late ones are still being computed, and
+/// the latest costs one operation after it is ready instead of one per nesting level.
+fn by_readiness<T>(
+    cx: &Ctx,
+    xs: impl Iterator<Item = (OpId, T)>,
+) -> impl Iterator<Item = (OpId, T)> {
+    let mut xs: Vec<(OpId, T)> = xs.collect();
+    xs.sort_by_key(|(x, _)| cx.ready[x.0 as usize]);
+    xs.into_iter()
 }
 
 /// `x^e` for `e >= 1`, squares as a product.

@@ -89,12 +89,15 @@ pub fn hooks(
                     let za = match d.explicit[*a] {
                         Some(_) => r.vec(explicit_slot)[explicit_at(*a)].clone(),
                         None => {
+                            // the reciprocal of G_aa (ready early) times the forcing (ready
+                            // last): the division overlaps the forcing's computation
+                            // instead of ending the critical path
                             let fa = &forcing[*a];
-                            quote! { (#fa / #ga) }
+                            quote! { (#fa * (<__S as ::nonholo::Scalar>::from_f64(1.0) / #ga)) }
                         }
                     };
                     quote! {
-                        if !(::nonholo::Scalar::re(#ga) > 0.0) { #singular }
+                        let __pd = __pd & (::nonholo::Scalar::re(#ga) > 0.0);
                         __d[#i] = #za;
                     }
                 }
@@ -104,7 +107,7 @@ pub fn hooks(
                     quote! {
                         let (__gaa, __gab, __gbb): (__S, __S, __S) = (#gaa, #gab, #gbb);
                         let __det = __gaa * __gbb - __gab * __gab;
-                        if !(::nonholo::Scalar::re(__gaa) > 0.0 && ::nonholo::Scalar::re(__det) > 0.0) { #singular }
+                        let __pd = __pd & (::nonholo::Scalar::re(__gaa) > 0.0) & (::nonholo::Scalar::re(__det) > 0.0);
                         let (__fa, __fb): (__S, __S) = (#fa, #fb);
                         let __inv = <__S as ::nonholo::Scalar>::from_f64(1.0) / __det;
                         __d[#ia] = (__gbb * __fa - __gab * __fb) * __inv;

@@ -172,9 +172,12 @@ pub fn model_impl(
                 let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
                 let __d: &mut [__S; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
                 #plets_generic
+                // whether every pivot of G is positive; one branch at the end checks it with
+                // the finiteness of dstate (dividing by a non-positive pivot cannot panic)
+                let __pd = true;
                 #rhs
-                if !::nonholo::__private::all_finite(__d) {
-                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "dstate", t: ::nonholo::Scalar::re(t), state: ::nonholo::__private::to_vec(state) });
+                if !(__pd & ::nonholo::__private::all_finite(__d)) {
+                    return ::core::result::Result::Err(::nonholo::__private::rhs_failed(__pd, t, state));
                 }
                 ::core::result::Result::Ok(())
             }

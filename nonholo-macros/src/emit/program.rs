@@ -108,6 +108,65 @@ impl<'g> Program<'g> {
         }
     }
 
+    /// An estimate of when each op's value is ready, in cycles from the block's inputs
+    /// (an addition or multiplication 4, a division 14, an elementary function 40), with
+    /// sums and products computed as [`render`](super::code) writes them: operands in
+    /// increasing order of readiness, so the chain waits for the latest one only once.
+    /// Ops are interned after their operands, so one pass in order suffices.
+    pub fn ready_times(&self) -> Vec<u32> {
+        const FLOP: u32 = 4;
+        let mut ready: Vec<u32> = Vec::with_capacity(self.ops.len());
+        let chain = |mut xs: Vec<u32>| -> u32 {
+            xs.sort_unstable();
+            let mut it = xs.into_iter();
+            let first = it.next().unwrap_or(0);
+            it.fold(first, |acc, x| acc.max(x) + FLOP)
+        };
+        for op in &self.ops {
+            let r = match op {
+                Op::Num(_) => 0,
+                // an atom computed in the block is ready when its definition is
+                Op::Sym(s) => self
+                    .g
+                    .definition(*s)
+                    .and_then(|d| self.of_node.get(&d))
+                    .and_then(|o| ready.get(o.0 as usize).copied())
+                    .unwrap_or(0),
+                Op::Sum(_, ts) => chain(
+                    ts.iter()
+                        .map(|(k, x)| {
+                            ready[x.0 as usize]
+                                + if k.is_one() || k.neg().is_one() {
+                                    0
+                                } else {
+                                    FLOP
+                                }
+                        })
+                        .collect(),
+                ),
+                Op::Mul(fs) => {
+                    let (mut num, mut den) = (Vec::new(), Vec::new());
+                    for (x, e) in fs.iter() {
+                        match &self.ops[x.0 as usize] {
+                            Op::Recip(d) if *e == 1 => den.push(ready[d.0 as usize]),
+                            _ => num.push(ready[x.0 as usize] + FLOP * (*e as u32 - 1)),
+                        }
+                    }
+                    if den.is_empty() {
+                        chain(num)
+                    } else {
+                        chain(num).max(chain(den)) + 14
+                    }
+                }
+                Op::Recip(x) => ready[x.0 as usize] + 14,
+                Op::Fn(_, x) => ready[x.0 as usize] + 40,
+                Op::Fn2(_, a, b) => ready[a.0 as usize].max(ready[b.0 as usize]) + 40,
+            };
+            ready.push(r);
+        }
+        ready
+    }
+
     /// The op computing graph node `id`.
     pub fn lower(&mut self, id: Id) -> OpId {
         if let Some(op) = self.of_node.get(&id) {

@@ -199,7 +199,7 @@ fn smaller_of(
         }
     }
     let done = g.reachable(&base);
-    if g.ops_outside(other, &done) < g.ops_outside(current, &done) {
+    if g.ops_outside(&[other], &done) < g.ops_outside(&[current], &done) {
         other
     } else {
         current

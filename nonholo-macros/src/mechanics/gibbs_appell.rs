@@ -60,14 +60,11 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         &a0,
         &s.qd,
         &psi_atoms,
-        coords,
     );
     let a = Mat::from_rows(&lt.mass_matrix_a, psi.len());
     // G = psi_z^T (A psi_z) (Benenti 6.2), forcing = psi_z^T w.
     let a_psi_z = Mat::mul(g, &a, &psi_z);
-    let a_psi_z = a_psi_z.map(g, |g, e| g.define_if_large("A_psi_z", e, INLINE));
-    let mass_matrix_g = symmetric_product(g, &psi_z, &a_psi_z);
-    let forcing = Mat::tmul(g, &psi_z, &Mat::col(&w)).e;
+    let (mass_matrix_g, forcing) = projections(g, &psi_z, (&a_psi_z, &w), (&psi_atoms, coords));
     let mass_matrix_g = super::hidden_zeros(g, &mass_matrix_g, true);
     let zero = g.zero();
     let forcing: Vec<Id> = forcing
@@ -170,7 +167,6 @@ fn free_forcing(
     a0: &[Id],
     qd: &[u32],
     psi_atoms: &[Id],
-    coords: &[String],
 ) -> Vec<Id> {
     let at_psi: HashMap<u32, Id> = qd.iter().copied().zip(psi_atoms.iter().copied()).collect();
     let h_psi = g.subst_many(h, &at_psi);
@@ -184,11 +180,56 @@ fn free_forcing(
                 let t = g.mul(a[i][j], a0[j]);
                 parts.push(g.neg(t));
             }
-            let e = g.add_all(&parts);
-            g.define_if_large(&format!("w[{}]", coords[i]), e, INLINE)
+            g.add_all(&parts)
         })
         .collect()
 }
+
+/// `G = psi_z^T (A psi_z)` and `psi_z^T w` (Benenti 6.2, 7.1), in the smaller of two exact
+/// forms (`Graph::ops_outside` of both beyond psi): with the large entries of `A psi_z` and
+/// `w` named (atoms keep the contractions small), or with them open, where cancellations
+/// between rows show: a rolling contact's `cos(phi) w_x + sin(phi) w_y` folds its
+/// `sin^2 + cos^2` only when `w_x` and `w_y` are sums (Talamucci 3.1's forcing of eta1
+/// shrinks from 14 to 4 terms). The open form is only tried while it stays small.
+fn projections(
+    g: &mut Graph,
+    psi_z: &Mat,
+    (a_psi_z, w): (&Mat, &[Id]),
+    (psi_atoms, coords): (&[Id], &[String]),
+) -> (Mat, Vec<Id>) {
+    let named_a = a_psi_z.map(g, |g, e| g.define_if_large("A_psi_z", e, INLINE));
+    let named_w: Vec<Id> = w
+        .iter()
+        .enumerate()
+        .map(|(i, e)| g.define_if_large(&format!("w[{}]", coords[i]), *e, INLINE))
+        .collect();
+    let size: u32 = a_psi_z.e.iter().chain(w).map(|e| g.tree_size(*e)).sum();
+    let g_named = symmetric_product(g, psi_z, &named_a);
+    let f_named = Mat::tmul(g, psi_z, &Mat::col(&named_w)).e;
+    if size > OPEN_LIMIT {
+        return (g_named, f_named);
+    }
+    let g_open = symmetric_product(g, psi_z, a_psi_z);
+    let f_open = Mat::tmul(g, psi_z, &Mat::col(w)).e;
+    let done = g.reachable(psi_atoms);
+    let mut best: Option<(u32, (Mat, Vec<Id>))> = None;
+    for m in [&g_named, &g_open] {
+        for f in [&f_named, &f_open] {
+            let roots: Vec<Id> = m.e.iter().chain(f).copied().collect();
+            let cost = g.ops_outside(&roots, &done);
+            // an open form must save 5 %: the count is of the flat graph, not of the
+            // factored program, and a tie would trade named pieces for longer code
+            if best.as_ref().is_none_or(|(c, _)| cost * 20 < *c * 19) {
+                best = Some((cost, (m.clone(), f.clone())));
+            }
+        }
+    }
+    best.map(|(_, b)| b).unwrap_or((g_named, f_named))
+}
+
+/// The largest total tree size of `A psi_z` and `w` for which [`projections`] tries the
+/// open form (the paper models' are below 2000; a 10-trailer train's, 10^4 and more).
+const OPEN_LIMIT: u32 = 4000;
 
 /// `X^T Y` for a symmetric result (the lower triangle mirrors the upper).
 fn symmetric_product(g: &mut Graph, x: &Mat, y: &Mat) -> Mat {
@@ -451,7 +492,7 @@ mod tests {
             };
             let g = &low.graph;
             let eta1 = d.explicit[0].unwrap_or_else(|| panic!("{model}: eta1 in closed form"));
-            let ops = g.ops_outside(eta1, &g.reachable(&d.qdot));
+            let ops = g.ops_outside(&[eta1], &g.reachable(&d.qdot));
             assert!(
                 ops <= most_ops,
                 "{model}: {ops} operations: {}",

@@ -47,14 +47,14 @@ impl Graph {
         seen
     }
 
-    /// Roughly how many floating-point operations computing `e` takes beyond the nodes in
+    /// Roughly how many floating-point operations computing `roots` takes beyond the nodes in
     /// `done` (shared nodes once, through atom definitions): a sum of k terms k - 1
     /// additions plus its coefficients, a product one multiplication per factor and power
     /// step, a division 4, an elementary function 16. Used to choose between equivalent
     /// forms.
-    pub fn ops_outside(&self, e: Id, done: &std::collections::HashSet<Id>) -> u32 {
+    pub fn ops_outside(&self, roots: &[Id], done: &std::collections::HashSet<Id>) -> u32 {
         let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![e];
+        let mut stack = roots.to_vec();
         let mut cost = 0u32;
         while let Some(id) = stack.pop() {
             if done.contains(&id) || !seen.insert(id) {
