@@ -333,62 +333,65 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             .cloned()
             .unwrap_or_else(|| cx.num.wrap(quote! { ::core::f64::NAN })),
         Op::Sum(c, ts) => {
-            let mut out = TokenStream::new();
-            for (i, (x, k)) in by_readiness(cx, ts.iter().map(|(k, x)| (*x, k))).enumerate() {
-                let neg = k.is_negative();
-                let ak = if neg { k.neg() } else { *k };
-                let x = render(cx, x);
-                let term = if ak.is_one() {
-                    x
-                } else {
-                    let l = cx.num.lit(ak);
-                    quote! { #l * #x }
-                };
-                out.extend(match (i == 0, neg) {
-                    (true, false) => term,
-                    (true, true) => quote! { -#term },
-                    (false, false) => quote! { + #term },
-                    (false, true) => quote! { - #term },
-                });
-            }
+            // (ready, negative, |k| x)
+            let mut xs: Vec<(u32, bool, TokenStream)> = ts
+                .iter()
+                .map(|(k, x)| {
+                    let neg = k.is_negative();
+                    let ak = if neg { k.neg() } else { *k };
+                    let r = render(cx, *x);
+                    let ready = cx.ready[x.0 as usize];
+                    if ak.is_one() {
+                        (ready, neg, r)
+                    } else {
+                        let l = cx.num.lit(ak);
+                        (ready + FLOP, neg, quote! { (#l * #r) })
+                    }
+                })
+                .collect();
             if !c.is_zero() {
                 let neg = c.is_negative();
-                let l = cx.num.lit(if neg { c.neg() } else { *c });
-                out.extend(if neg {
-                    quote! { - #l }
-                } else {
-                    quote! { + #l }
-                });
+                xs.push((0, neg, cx.num.lit(if neg { c.neg() } else { *c })));
             }
-            quote! { (#out) }
+            let (neg, sum) = earliest_first(xs, |(na, a), (nb, b)| match (na, nb) {
+                (false, false) => (false, quote! { (#a + #b) }),
+                (false, true) => (false, quote! { (#a - #b) }),
+                (true, false) => (false, quote! { (#b - #a) }),
+                (true, true) => (true, quote! { (#a + #b) }),
+            })
+            .unwrap_or_else(|| (false, cx.num.lit(Number::ZERO)));
+            if neg {
+                quote! { (-#sum) }
+            } else {
+                sum
+            }
         }
         Op::Mul(fs) => {
             // factors, and the denominators of reciprocals not computed on their own
             let mut num = Vec::new();
             let mut den = Vec::new();
-            for (x, e) in by_readiness(cx, fs.iter().map(|(x, e)| (*x, *e))) {
-                match cx.p.op(x) {
-                    Op::Recip(d) if !cx.names.contains_key(&x) && e == 1 => {
-                        den.push(render(cx, *d))
+            for (x, e) in fs.iter() {
+                match cx.p.op(*x) {
+                    Op::Recip(d) if !cx.names.contains_key(x) && *e == 1 => {
+                        den.push((cx.ready[d.0 as usize], false, render(cx, *d)))
                     }
-                    _ => num.push(power(cx, x, e)),
+                    _ => num.push((
+                        cx.ready[x.0 as usize] + FLOP * (e.unsigned_abs() - 1),
+                        false,
+                        power(cx, *x, *e),
+                    )),
                 }
             }
-            let chain = |xs: Vec<TokenStream>| -> TokenStream {
-                let mut it = xs.into_iter();
-                let mut acc = it.next().unwrap_or_else(|| cx.num.lit(Number::ONE));
-                for x in it {
-                    acc = quote! { #acc * #x };
-                }
-                acc
+            let product = |xs| {
+                earliest_first(xs, |(_, a), (_, b)| (false, quote! { (#a * #b) }))
+                    .map(|(_, p)| p)
+                    .unwrap_or_else(|| cx.num.lit(Number::ONE))
             };
-            let no_den = den.is_empty();
-            let num = chain(num);
-            if no_den {
-                quote! { (#num) }
+            if den.is_empty() {
+                product(num)
             } else {
-                let den = chain(den);
-                quote! { (#num / (#den)) }
+                let (num, den) = (product(num), product(den));
+                quote! { (#num / #den) }
             }
         }
         Op::Recip(d) => {
@@ -418,17 +421,33 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
     }
 }
 
-/// Operands in increasing order of [`Program::ready_times`] (stable: ties keep the
-/// factoring's order). A product or sum is written as a left-to-right chain, so the
-/// operands ready early are combined while the late ones are still being computed, and
-/// the latest costs one operation after it is ready instead of one per nesting level.
-fn by_readiness<T>(
-    cx: &Ctx,
-    xs: impl Iterator<Item = (OpId, T)>,
-) -> impl Iterator<Item = (OpId, T)> {
-    let mut xs: Vec<(OpId, T)> = xs.collect();
-    xs.sort_by_key(|(x, _)| cx.ready[x.0 as usize]);
-    xs.into_iter()
+/// The latency of an addition or multiplication in [`Program::ready_times`].
+const FLOP: u32 = super::program::FLOP;
+
+/// Operands `(ready, negative, tokens)` of a sum or product combined two at a time, the
+/// two ready earliest first ([`Program::ready_times`]; ties in the factoring's order): a
+/// tree whose latest operand costs one operation after it is ready, and whose operands
+/// ready together are added in a balanced tree, not a chain. `None` for no operands.
+fn earliest_first(
+    xs: Vec<(u32, bool, TokenStream)>,
+    combine: impl Fn((bool, TokenStream), (bool, TokenStream)) -> (bool, TokenStream),
+) -> Option<(bool, TokenStream)> {
+    // (ready, sequence) orders the pending operands; the sequence keeps the output
+    // deterministic
+    let mut pending: std::collections::BTreeMap<(u32, usize), (bool, TokenStream)> = xs
+        .into_iter()
+        .enumerate()
+        .map(|(i, (r, n, t))| ((r, i), (n, t)))
+        .collect();
+    let mut seq = pending.len();
+    loop {
+        let ((ra, _), a) = pending.pop_first()?;
+        let Some(((rb, _), b)) = pending.pop_first() else {
+            return Some(a);
+        };
+        pending.insert((ra.max(rb) + FLOP, seq), combine(a, b));
+        seq += 1;
+    }
 }
 
 /// `x^e` for `e >= 1`, squares as a product.

@@ -12,6 +12,9 @@
 use crate::sym::{Func, Func2, Graph, Id, Node, Number};
 use std::collections::HashMap;
 
+/// The latency of an addition or a multiplication, in cycles ([`Program::ready_times`]).
+pub const FLOP: u32 = 4;
+
 /// Index of an [`Op`] in a [`Program`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct OpId(pub u32);
@@ -109,18 +112,24 @@ impl<'g> Program<'g> {
     }
 
     /// An estimate of when each op's value is ready, in cycles from the block's inputs
-    /// (an addition or multiplication 4, a division 14, an elementary function 40), with
-    /// sums and products computed as [`render`](super::code) writes them: operands in
-    /// increasing order of readiness, so the chain waits for the latest one only once.
-    /// Ops are interned after their operands, so one pass in order suffices.
+    /// (an addition or multiplication [`FLOP`], a division 14, an elementary function 40),
+    /// with sums and products computed as `code::earliest_first` writes them. Ops are
+    /// interned after their operands, so one pass in order suffices.
     pub fn ready_times(&self) -> Vec<u32> {
-        const FLOP: u32 = 4;
         let mut ready: Vec<u32> = Vec::with_capacity(self.ops.len());
-        let chain = |mut xs: Vec<u32>| -> u32 {
-            xs.sort_unstable();
-            let mut it = xs.into_iter();
-            let first = it.next().unwrap_or(0);
-            it.fold(first, |acc, x| acc.max(x) + FLOP)
+        // the two operands ready earliest first, as `code::earliest_first` writes them
+        let chain = |xs: Vec<u32>| -> u32 {
+            let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<u32>> =
+                xs.into_iter().map(std::cmp::Reverse).collect();
+            loop {
+                let Some(std::cmp::Reverse(a)) = heap.pop() else {
+                    return 0;
+                };
+                let Some(std::cmp::Reverse(b)) = heap.pop() else {
+                    return a;
+                };
+                heap.push(std::cmp::Reverse(a.max(b) + FLOP));
+            }
         };
         for op in &self.ops {
             let r = match op {
