@@ -3,6 +3,7 @@
 //! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
 
 use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
+use super::ldlt;
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
@@ -28,7 +29,6 @@ pub fn hooks(
     let syms = &low.syms;
     let (nq, nz) = (syms.q.len(), syms.z.len());
     let b_state = state_bindings(base, &syms.q, &syms.z);
-    let singular = singular_mass_matrix();
 
     // rhs
     let diagonal = d.mass_matrix_g.is_diagonal(g);
@@ -114,26 +114,18 @@ pub fn hooks(
                         __d[#ib] = (__gaa * __fb - __gab * __fa) * __inv;
                     }
                 }
-                _ => {
-                    let k = lit_usize(blk.len());
-                    let rows = blk.iter().map(|a| {
-                        let cols = blk.iter().map(|b| gm(*a, *b));
-                        quote! { [#(#cols),*] }
-                    });
-                    let fs = blk.iter().map(|a| &forcing[*a]);
-                    let assigns = blk.iter().enumerate().map(|(j, a)| {
-                        let (i, j) = (at(*a), lit_usize(j));
-                        quote! { __d[#i] = __zd[#j]; }
-                    });
-                    quote! {
-                        {
-                            let __g: [[__S; #k]; #k] = [#(#rows),*];
-                            let __f: [__S; #k] = [#(#fs),*];
-                            let ::core::option::Option::Some(__zd) = ::nonholo::linalg::solve_spd(&__g, &__f) else { #singular };
-                            #(#assigns)*
-                        }
-                    }
-                }
+                _ => ldlt::solve(
+                    blk.len(),
+                    |i, j| {
+                        let (a, b) = (blk[i], blk[j]);
+                        (!g.is_zero(d.mass_matrix_g.at(a, b))).then(|| gm(a, b).clone())
+                    },
+                    &blk.iter().map(|a| forcing[*a].clone()).collect::<Vec<_>>(),
+                    |i, x| {
+                        let i = at(blk[i]);
+                        quote! { __d[#i] = #x; }
+                    },
+                ),
             }
         })
         .collect();

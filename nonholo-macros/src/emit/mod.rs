@@ -8,6 +8,7 @@ pub mod code;
 mod configuration;
 pub mod equations;
 mod first_method;
+mod ldlt;
 mod program;
 mod second_method;
 mod structs;
