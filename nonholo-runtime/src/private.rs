@@ -18,8 +18,10 @@ pub fn to_vec<S: Scalar>(x: &[S]) -> Vec<f64> {
 pub fn all_finite<S: Scalar>(x: &[S]) -> bool {
     // `v * 0` is a (signed) zero for a finite `v` and NaN for an infinite or NaN one, so the
     // sum is zero exactly when every entry is finite: two float operations per entry and one
-    // branch in all (a fold of `is_finite` compiles to a branch per entry).
-    x.iter().fold(0.0, |acc, v| acc + v.re() * 0.0) == 0.0
+    // branch in all (a fold of `is_finite` compiles to a branch per entry). Subtracting
+    // lets the compiler drop an entry it knows is zero (`acc - 0.0` is `acc`; `acc + 0.0`
+    // is not, for `acc = -0.0`).
+    x.iter().fold(0.0, |acc, v| acc - v.re() * 0.0) == 0.0
 }
 
 /// The error of a generated `rhs` whose final check failed: `positive` says whether every
