@@ -141,13 +141,20 @@ pub fn complete(
             text.entry(format!("(G dz/dt)[{}]", d.speed_names[a]), forcing[a]);
         }
     }
+    // the closed forms enter the other rows as atoms: `G_ae dz_e/dt` is then one product of
+    // the value the rhs computes anyway, not G_ae multiplied into every term of it
+    let explicit_atoms: Vec<Option<Id>> = explicit
+        .iter()
+        .enumerate()
+        .map(|(e, ze)| ze.map(|ze| g.define_if_large(&format!("d{}/dt", d.speed_names[e]), ze, 8)))
+        .collect();
     let forcing_rest: Vec<Id> = (0..nz)
         .map(|a| {
             if explicit[a].is_some() {
                 return zero;
             }
             let mut parts = vec![forcing[a]];
-            for (e, ze) in explicit.iter().enumerate() {
+            for (e, ze) in explicit_atoms.iter().enumerate() {
                 if let (Some(ze), false) = (ze, g.is_zero(d.mass_matrix_g.at(a, e))) {
                     let t = g.mul(d.mass_matrix_g.at(a, e), *ze);
                     parts.push(g.neg(t));
