@@ -3,7 +3,7 @@
 //! inlined. A [`Layout`] names the outputs of one block so that callers never compute
 //! offsets.
 
-use super::program::{Op, OpId, Program};
+use super::program::{earliest_first, factor_ready, term_ready, Op, OpId, Program};
 use crate::check::Checked;
 use crate::model::Symbols;
 use crate::sym::{Func, Graph, Id, Mat, Number};
@@ -340,12 +340,12 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
                     let neg = k.is_negative();
                     let ak = if neg { k.neg() } else { *k };
                     let r = render(cx, *x);
-                    let ready = cx.ready[x.0 as usize];
+                    let ready = term_ready(cx.ready[x.0 as usize], k);
                     if ak.is_one() {
                         (ready, neg, r)
                     } else {
                         let l = cx.num.lit(ak);
-                        (ready + FLOP, neg, quote! { (#l * #r) })
+                        (ready, neg, quote! { (#l * #r) })
                     }
                 })
                 .collect();
@@ -353,13 +353,14 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
                 let neg = c.is_negative();
                 xs.push((0, neg, cx.num.lit(if neg { c.neg() } else { *c })));
             }
+            let xs = xs.into_iter().map(|(r, n, t)| (r, (n, t))).collect();
             let (neg, sum) = earliest_first(xs, |(na, a), (nb, b)| match (na, nb) {
                 (false, false) => (false, quote! { (#a + #b) }),
                 (false, true) => (false, quote! { (#a - #b) }),
                 (true, false) => (false, quote! { (#b - #a) }),
                 (true, true) => (true, quote! { (#a + #b) }),
             })
-            .unwrap_or_else(|| (false, cx.num.lit(Number::ZERO)));
+            .map_or_else(|| (false, cx.num.lit(Number::ZERO)), |(_, s)| s);
             if neg {
                 quote! { (-#sum) }
             } else {
@@ -373,19 +374,14 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             for (x, e) in fs.iter() {
                 match cx.p.op(*x) {
                     Op::Recip(d) if !cx.names.contains_key(x) && *e == 1 => {
-                        den.push((cx.ready[d.0 as usize], false, render(cx, *d)))
+                        den.push((cx.ready[d.0 as usize], render(cx, *d)))
                     }
-                    _ => num.push((
-                        cx.ready[x.0 as usize] + FLOP * (e.unsigned_abs() - 1),
-                        false,
-                        power(cx, *x, *e),
-                    )),
+                    _ => num.push((factor_ready(cx.ready[x.0 as usize], *e), power(cx, *x, *e))),
                 }
             }
             let product = |xs| {
-                earliest_first(xs, |(_, a), (_, b)| (false, quote! { (#a * #b) }))
-                    .map(|(_, p)| p)
-                    .unwrap_or_else(|| cx.num.lit(Number::ONE))
+                earliest_first(xs, |a, b| quote! { (#a * #b) })
+                    .map_or_else(|| cx.num.lit(Number::ONE), |(_, p)| p)
             };
             if den.is_empty() {
                 product(num)
@@ -418,35 +414,6 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             let m = Ident::new(f.name(), Span::call_site());
             quote! { ::nonholo::Scalar::#m(#a, #b) }
         }
-    }
-}
-
-/// The latency of an addition or multiplication in [`Program::ready_times`].
-const FLOP: u32 = super::program::FLOP;
-
-/// Operands `(ready, negative, tokens)` of a sum or product combined two at a time, the
-/// two ready earliest first ([`Program::ready_times`]; ties in the factoring's order): a
-/// tree whose latest operand costs one operation after it is ready, and whose operands
-/// ready together are added in a balanced tree, not a chain. `None` for no operands.
-fn earliest_first(
-    xs: Vec<(u32, bool, TokenStream)>,
-    combine: impl Fn((bool, TokenStream), (bool, TokenStream)) -> (bool, TokenStream),
-) -> Option<(bool, TokenStream)> {
-    // (ready, sequence) orders the pending operands; the sequence keeps the output
-    // deterministic
-    let mut pending: std::collections::BTreeMap<(u32, usize), (bool, TokenStream)> = xs
-        .into_iter()
-        .enumerate()
-        .map(|(i, (r, n, t))| ((r, i), (n, t)))
-        .collect();
-    let mut seq = pending.len();
-    loop {
-        let ((ra, _), a) = pending.pop_first()?;
-        let Some(((rb, _), b)) = pending.pop_first() else {
-            return Some(a);
-        };
-        pending.insert((ra.max(rb) + FLOP, seq), combine(a, b));
-        seq += 1;
     }
 }
 

@@ -14,6 +14,49 @@ use std::collections::HashMap;
 
 /// The latency of an addition or a multiplication, in cycles ([`Program::ready_times`]).
 pub const FLOP: u32 = 4;
+/// The latency of a division, in cycles.
+const DIV: u32 = 14;
+/// The latency of an elementary function (a call), in cycles.
+const CALL: u32 = 40;
+
+/// When a term `k x` of a sum is ready, `x` being ready at `ready`: a coefficient other
+/// than +-1 is one more multiplication.
+pub fn term_ready(ready: u32, k: &Number) -> u32 {
+    if k.is_one() || k.neg().is_one() {
+        ready
+    } else {
+        ready + FLOP
+    }
+}
+
+/// When a factor `x^e` (`e >= 1`) of a product is ready, `x` being ready at `ready`.
+pub fn factor_ready(ready: u32, e: i32) -> u32 {
+    ready + FLOP * (e.unsigned_abs() - 1)
+}
+
+/// Operands `(ready, x)` combined two at a time by `combine`, the two ready earliest first
+/// (ties in the given order, so the result is deterministic): the latest operand costs one
+/// operation after it is ready, and operands ready together form a balanced tree, not a
+/// chain. The combined value and when it is ready; `None` for no operands.
+pub fn earliest_first<T>(
+    xs: Vec<(u32, T)>,
+    mut combine: impl FnMut(T, T) -> T,
+) -> Option<(u32, T)> {
+    let mut pending: std::collections::BTreeMap<(u32, usize), T> = xs
+        .into_iter()
+        .enumerate()
+        .map(|(i, (r, x))| ((r, i), x))
+        .collect();
+    let mut seq = pending.len();
+    loop {
+        let ((ra, _), a) = pending.pop_first()?;
+        let Some(((rb, _), b)) = pending.pop_first() else {
+            return Some((ra, a));
+        };
+        pending.insert((ra.max(rb) + FLOP, seq), combine(a, b));
+        seq += 1;
+    }
+}
 
 /// Index of an [`Op`] in a [`Program`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -113,23 +156,13 @@ impl<'g> Program<'g> {
 
     /// An estimate of when each op's value is ready, in cycles from the block's inputs
     /// (an addition or multiplication [`FLOP`], a division 14, an elementary function 40),
-    /// with sums and products computed as `code::earliest_first` writes them. Ops are
-    /// interned after their operands, so one pass in order suffices.
+    /// with sums and products combined by [`earliest_first`], as the emitter writes them.
+    /// Ops are interned after their operands, so one pass in order suffices.
     pub fn ready_times(&self) -> Vec<u32> {
         let mut ready: Vec<u32> = Vec::with_capacity(self.ops.len());
-        // the two operands ready earliest first, as `code::earliest_first` writes them
         let chain = |xs: Vec<u32>| -> u32 {
-            let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<u32>> =
-                xs.into_iter().map(std::cmp::Reverse).collect();
-            loop {
-                let Some(std::cmp::Reverse(a)) = heap.pop() else {
-                    return 0;
-                };
-                let Some(std::cmp::Reverse(b)) = heap.pop() else {
-                    return a;
-                };
-                heap.push(std::cmp::Reverse(a.max(b) + FLOP));
-            }
+            earliest_first(xs.into_iter().map(|r| (r, ())).collect(), |_, _| ())
+                .map_or(0, |(r, _)| r)
         };
         for op in &self.ops {
             let r = match op {
@@ -143,14 +176,7 @@ impl<'g> Program<'g> {
                     .unwrap_or(0),
                 Op::Sum(_, ts) => chain(
                     ts.iter()
-                        .map(|(k, x)| {
-                            ready[x.0 as usize]
-                                + if k.is_one() || k.neg().is_one() {
-                                    0
-                                } else {
-                                    FLOP
-                                }
-                        })
+                        .map(|(k, x)| term_ready(ready[x.0 as usize], k))
                         .collect(),
                 ),
                 Op::Mul(fs) => {
@@ -158,18 +184,18 @@ impl<'g> Program<'g> {
                     for (x, e) in fs.iter() {
                         match &self.ops[x.0 as usize] {
                             Op::Recip(d) if *e == 1 => den.push(ready[d.0 as usize]),
-                            _ => num.push(ready[x.0 as usize] + FLOP * (*e as u32 - 1)),
+                            _ => num.push(factor_ready(ready[x.0 as usize], *e)),
                         }
                     }
                     if den.is_empty() {
                         chain(num)
                     } else {
-                        chain(num).max(chain(den)) + 14
+                        chain(num).max(chain(den)) + DIV
                     }
                 }
-                Op::Recip(x) => ready[x.0 as usize] + 14,
-                Op::Fn(_, x) => ready[x.0 as usize] + 40,
-                Op::Fn2(_, a, b) => ready[a.0 as usize].max(ready[b.0 as usize]) + 40,
+                Op::Recip(x) => ready[x.0 as usize] + DIV,
+                Op::Fn(_, x) => ready[x.0 as usize] + CALL,
+                Op::Fn2(_, a, b) => ready[a.0 as usize].max(ready[b.0 as usize]) + CALL,
             };
             ready.push(r);
         }
