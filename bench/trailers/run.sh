@@ -6,7 +6,7 @@
 # plus rustc on the emitted code), the emitted size and the rhs time per call.
 #
 #   bash bench/trailers/run.sh [N...]        (default: 1 2 3 4 5 6 7 8 9 10 20)
-#   PROFILES="release dev" (default both)
+#   PROFILES="release dev" (default both); MACRO_OPT=3 compiles the macro optimized
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${TRAILERS_DIR:-$root/target/trailers-bench}
@@ -28,6 +28,12 @@ nonholo = { path = "$root", default-features = false }
 
 [workspace]
 TOML
+# MACRO_OPT=3: the README's two lines that compile the macro itself optimized (Cargo's
+# default builds proc macros at opt-level 0 in every profile)
+if [ -n "${MACRO_OPT:-}" ]; then
+  printf '\n[profile.dev.package.nonholo-macros]\nopt-level = %s\n[profile.release.package.nonholo-macros]\nopt-level = %s\n' \
+    "$MACRO_OPT" "$MACRO_OPT" >> "$work/Cargo.toml"
+fi
 echo 'fn main() {}' > "$work/src/main.rs"
 for n in $sizes; do
   for form in "" _dep; do

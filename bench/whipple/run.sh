@@ -6,7 +6,8 @@
 # the emitted code) and its peak memory, then (release) the rhs and rhs_jvp time per
 # call and the time of 101 linearizations with eigenvalues.
 #
-#   bash bench/whipple/run.sh          PROFILES="release dev" (default both)
+#   bash bench/whipple/run.sh          PROFILES="release dev" (default both);
+#                                      MACRO_OPT=3 compiles the macro optimized
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WHIPPLE_DIR:-$root/target/whipple-bench}
@@ -24,6 +25,12 @@ nonholo = { path = "$root", default-features = false }
 
 [workspace]
 TOML
+# MACRO_OPT=3: the README's two lines that compile the macro itself optimized (Cargo's
+# default builds proc macros at opt-level 0 in every profile)
+if [ -n "${MACRO_OPT:-}" ]; then
+  printf '\n[profile.dev.package.nonholo-macros]\nopt-level = %s\n[profile.release.package.nonholo-macros]\nopt-level = %s\n' \
+    "$MACRO_OPT" "$MACRO_OPT" >> "$work/Cargo.toml"
+fi
 cat > "$work/src/main.rs" <<'RS'
 use nonholo::prelude::*;
 

@@ -153,12 +153,18 @@ fn dump_trailers() {
     std::fs::write(std::env::temp_dir().join("trailers.rs"), out).expect("write");
 }
 
-/// Writes the expansion of library model `MODEL` to `$TMPDIR/model.rs`.
+/// Writes the expansion of library model `MODEL` (or of the model in `MODEL_FILE`) to
+/// `$TMPDIR/model.rs`.
 #[test]
 #[ignore]
 fn dump_library_model() {
-    let name = std::env::var("MODEL").unwrap_or_else(|_| "RollingDiskPendulum".into());
-    let src = crate::test_models::library_model(&name);
+    // or `MODEL_FILE`: a file holding the body of a `nonholonomic!` invocation
+    let src = match std::env::var("MODEL_FILE") {
+        Ok(file) => std::fs::read_to_string(file).expect("MODEL_FILE"),
+        Err(_) => crate::test_models::library_model(
+            &std::env::var("MODEL").unwrap_or_else(|_| "RollingDiskPendulum".into()),
+        ),
+    };
     let out = expand(src.parse().expect("tokens")).to_string();
     std::fs::write(std::env::temp_dir().join("model.rs"), out).expect("write");
 }
