@@ -6,10 +6,10 @@
 use super::program::{earliest_first, factor_ready, term_ready, Op, OpId, Program};
 use crate::check::Checked;
 use crate::model::Symbols;
+use crate::sym::HashMap;
 use crate::sym::{Func, Graph, Id, Mat, Number};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::HashMap;
 
 /// How each symbol is read in a generated function.
 pub type Bindings = HashMap<u32, TokenStream>;
@@ -86,14 +86,14 @@ pub fn block_in(
     let ready = p.ready_times();
 
     // Count parents of every op reachable from the definitions and the outputs.
-    let mut uses: HashMap<OpId, u32> = HashMap::new();
-    let mut seen: HashMap<OpId, ()> = HashMap::new();
+    let mut uses: HashMap<OpId, u32> = HashMap::default();
+    let mut seen: HashMap<OpId, ()> = HashMap::default();
     for o in roots.iter().chain(&outs) {
         *uses.entry(*o).or_insert(0) += 1;
         visit(&p, *o, &mut uses, &mut seen, &mut Vec::new());
     }
     // sines and cosines of one argument, computed together
-    let mut pairs: HashMap<OpId, (OpId, OpId, OpId)> = HashMap::new();
+    let mut pairs: HashMap<OpId, (OpId, OpId, OpId)> = HashMap::default();
     for id in uses.keys() {
         if let Op::Fn(Func::Sin, a) = p.op(*id) {
             if let Some(c) = p
@@ -106,14 +106,14 @@ pub fn block_in(
         }
     }
     let mut bind = bind.clone();
-    let mut names: HashMap<OpId, TokenStream> = HashMap::new();
+    let mut names: HashMap<OpId, TokenStream> = HashMap::default();
     let mut lets = Lets::default();
     let mut k = 0usize;
-    let mut emitted: HashMap<OpId, ()> = HashMap::new();
+    let mut emitted: HashMap<OpId, ()> = HashMap::default();
     let mut emit_shared =
         |root: OpId, bind: &Bindings, names: &mut HashMap<OpId, TokenStream>, lets: &mut Lets| {
             let mut order = Vec::new();
-            visit(&p, root, &mut HashMap::new(), &mut emitted, &mut order);
+            visit(&p, root, &mut HashMap::default(), &mut emitted, &mut order);
             for id in order {
                 if let Some((si, co, a)) = pairs.get(&id).copied() {
                     if !names.contains_key(&id) {
@@ -238,7 +238,7 @@ impl Lets {
     fn level_of(&self, p: &Program, id: OpId) -> usize {
         let mut max = 0;
         let mut stack = p.children(id);
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::sym::HashSet::default();
         while let Some(x) = stack.pop() {
             if !seen.insert(x) {
                 continue;
@@ -445,7 +445,7 @@ pub fn ident_for(name: &str) -> Ident {
 /// Bindings of parameters (to locals of the same name) and t, and the `let`s of those
 /// locals in `num`.
 pub fn param_bindings(m: &Checked, syms: &Symbols, num: Num) -> (Bindings, TokenStream) {
-    let mut b = Bindings::new();
+    let mut b = Bindings::default();
     b.insert(syms.t, quote! { t });
     let ty = num.ty();
     let mut lets = TokenStream::new();

@@ -3,13 +3,13 @@
 //! value is itself an atom shows the atom's name and definition (not repeated below).
 
 use crate::mechanics::text::{Line, Text};
+use crate::sym::HashSet;
 use crate::sym::{Graph, Id, Node};
-use std::collections::HashSet;
 use std::fmt::Write;
 
 pub fn render(g: &Graph, text: &Text) -> String {
     let mut out = String::new();
-    let mut shown: HashSet<u32> = HashSet::new();
+    let mut shown: HashSet<u32> = HashSet::default();
     let mut roots: Vec<Id> = Vec::new();
     for line in &text.lines {
         match line {

@@ -9,8 +9,8 @@
 //! is one op, computed once: sharing is decided after factoring, over the whole block.
 //! A denominator used by two or more quotients becomes one reciprocal.
 
+use crate::sym::HashMap;
 use crate::sym::{Func, Func2, Graph, Id, Node, Number};
-use std::collections::HashMap;
 
 /// The latency of an addition or a multiplication, in cycles ([`Program::ready_times`]).
 pub const FLOP: u32 = 4;
@@ -97,9 +97,9 @@ impl<'g> Program<'g> {
     /// A program for the nodes under `roots`, through the definitions of the auxiliary
     /// symbols it computes itself (those `bound` are computed elsewhere).
     pub fn new(g: &'g Graph, roots: &[Id], bound: impl Fn(u32) -> bool) -> Self {
-        let mut trig = HashMap::new();
+        let mut trig = HashMap::default();
         let mut stack = roots.to_vec();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::sym::HashSet::default();
         while let Some(id) = stack.pop() {
             if !seen.insert(id) {
                 continue;
@@ -116,10 +116,10 @@ impl<'g> Program<'g> {
         Program {
             g,
             ops: Vec::new(),
-            memo: HashMap::new(),
-            of_node: HashMap::new(),
-            of_product: HashMap::new(),
-            of_terms: HashMap::new(),
+            memo: HashMap::default(),
+            of_node: HashMap::default(),
+            of_product: HashMap::default(),
+            of_terms: HashMap::default(),
             trig,
         }
     }

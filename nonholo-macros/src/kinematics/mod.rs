@@ -18,8 +18,8 @@ pub mod vector;
 
 use crate::check::kinematics::Kinematics;
 use crate::sym::linsolve::probably_zero;
+use crate::sym::HashMap;
 use crate::sym::{Func, Graph, Id};
-use std::collections::HashMap;
 use vector::{Joint, Tree, Vector};
 
 /// Components larger than this become atoms. At 16 a wheel centre's velocity
@@ -104,10 +104,10 @@ impl Kin {
             tree: Tree { joints },
             names: k.frames.iter().map(|f| f.name.clone()).collect(),
             omega,
-            omega_in: HashMap::new(),
+            omega_in: HashMap::default(),
             constant,
-            points: HashMap::new(),
-            velocities: HashMap::new(),
+            points: HashMap::default(),
+            velocities: HashMap::default(),
         }
     }
 

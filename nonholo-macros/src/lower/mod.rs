@@ -10,8 +10,8 @@ use crate::dsl::ast::{BinOp, Expr};
 use crate::kinematics::vector::Vector;
 use crate::kinematics::{Clock, Kin};
 use crate::model::{Configuration, Lowered, Names, Parametrization, Sites, Symbols};
+use crate::sym::HashMap;
 use crate::sym::{Func, Func2, Function, Graph, Id, Node};
-use std::collections::HashMap;
 
 mod three_d;
 
@@ -65,14 +65,14 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
             .map(|s| g.new_symbol(&s.to_string()))
             .collect(),
     };
-    let mut names = HashMap::new();
+    let mut names = HashMap::default();
     let tid = g.sym(t);
     names.insert("t".to_string(), tid);
     for ((p, _), s) in m.params.iter().zip(&params) {
         let id = g.sym(*s);
         names.insert(p.to_string(), id);
     }
-    let mut qd_of = HashMap::new();
+    let mut qd_of = HashMap::default();
     for ((c, s), sd) in m.coords.iter().zip(&q).zip(&qd) {
         let id = g.sym(*s);
         names.insert(c.to_string(), id);
@@ -100,7 +100,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         qd_of,
         lets: &m.lets,
         let_index,
-        let_cache: HashMap::new(),
+        let_cache: HashMap::default(),
         state_syms,
         kinematics: &m.kinematics,
         kin: None,

@@ -12,9 +12,9 @@ use crate::kinematics::vector::Vector;
 use crate::kinematics::Kin;
 use crate::model::Configuration;
 use crate::sym::linsolve::RandomPoints;
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 use proc_macro2::Span;
-use std::collections::HashMap;
 
 impl Lowerer<'_> {
     /// The frame tree (sines, cosines, angular velocities) and the points, before any
@@ -262,7 +262,7 @@ fn redundant_rows(g: &mut Graph, rows: &[(Id, String, Span)], qd: &[u32]) -> Vec
     let envs: Vec<Vec<f64>> = (0..3).map(|_| points.next_point(g)).collect();
     let mut redundant_everywhere: Option<Vec<bool>> = None;
     for env in &envs {
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let mut basis: Vec<Vec<f64>> = Vec::new();
         let mut redundant = Vec::with_capacity(rows.len());
         for c in &coefficients {

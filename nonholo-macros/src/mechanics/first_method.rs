@@ -7,8 +7,8 @@ use super::lagrangian::LagrangeTerms;
 use super::text::Text;
 use super::{Equations, Layout, SpeedsFromQdot};
 use crate::model::Lowered;
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id, Mat};
-use std::collections::HashMap;
 
 /// The pieces of a first-method right-hand side.
 pub struct FirstMethod {

@@ -24,8 +24,8 @@ use super::{velocities, Equations};
 use crate::ctxt::Ctxt;
 use crate::model::{Formulation, Lowered, Parametrization};
 use crate::sym::linsolve::{probably_zero, rank_columns, solve_dense, solve_named, RandomPoints};
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id, Mat, Node};
-use std::collections::HashMap;
 
 /// Large pieces become auxiliary atoms (`Graph::define`): the contractions then stay
 /// small instead of expanding products of long sums, and the generated code computes
@@ -182,7 +182,7 @@ fn acceleration_a0(
     let mut along: HashMap<u32, Id> = q.iter().copied().zip(psi_atoms.iter().copied()).collect();
     let one = g.one();
     along.insert(t, one);
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     psi.iter()
         .enumerate()
         .map(|(i, p)| {
@@ -310,7 +310,7 @@ fn momentum_directions(
     let evals: Vec<[Dense; 3]> = (0..2)
         .map(|_| {
             let env = points.next_point(g);
-            let mut memo = HashMap::new();
+            let mut memo = HashMap::default();
             let mut ev = |m: &Mat| -> Vec<Vec<f64>> {
                 (0..m.r)
                     .map(|i| {
@@ -439,7 +439,7 @@ fn momentum_projection(
     along.insert(t, one);
     let zero = g.zero();
     let at_rest: HashMap<u32, Id> = z.iter().map(|s| (*s, zero)).collect();
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     directions
         .iter()
         .map(|w| {
@@ -505,8 +505,8 @@ mod tests {
     use crate::mechanics::{derive, Layout};
     use crate::sym::linsolve::solve_dense;
     use crate::sym::linsolve::RandomPoints;
+    use crate::sym::HashMap;
     use crate::{check, lower};
-    use std::collections::HashMap;
 
     /// Talamucci's momentum speeds get `dz/dt` in closed form, small, and equal to what
     /// the full `G dz/dt = forcing` solve gives at random points (3.4's eta1 is alone in
@@ -535,7 +535,7 @@ mod tests {
             let m = d.forcing.len();
             for _ in 0..5 {
                 let env = points.next_point(g);
-                let mut memo = HashMap::new();
+                let mut memo = HashMap::default();
                 let gm: Vec<Vec<f64>> = (0..m)
                     .map(|a| {
                         (0..m)

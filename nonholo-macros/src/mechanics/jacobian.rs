@@ -5,8 +5,8 @@
 
 use super::lagrangian::LagrangeTerms;
 use crate::model::{Lowered, Symbols};
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id, Mat};
-use std::collections::HashMap;
 
 /// Directional derivatives of a first-method model's pieces.
 pub struct Jvp {
@@ -71,7 +71,7 @@ fn along(
     mass_matrix_g: &Mat,
     forcing: &[Id],
 ) -> Jvp {
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let dqdot = qdot
         .iter()
         .map(|e| g.directional(*e, &map, &mut memo))
@@ -108,10 +108,10 @@ pub fn second_method(
 ) -> MultiplierJvp {
     let state: Vec<u32> = syms.q.iter().chain(&syms.qd).copied().collect();
     let (dirs, map) = directions(g, &state, "v");
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let da = mass_matrix_a.directional(g, &map, &mut memo);
     let dc = constraint_jacobian.directional(g, &map, &mut memo);
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let dl = lagrange_l
         .iter()
         .map(|e| g.directional(*e, &map, &mut memo))
@@ -155,7 +155,7 @@ pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerT
     }
     let one = g.one();
     along.insert(s.t, one);
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let qdd: Vec<Id> = qdot
         .iter()
         .map(|p| g.directional(*p, &along, &mut memo))

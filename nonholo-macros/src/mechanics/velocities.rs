@@ -5,8 +5,8 @@ use super::SpeedsFromQdot;
 use crate::ctxt::Ctxt;
 use crate::model::{Lowered, Parametrization};
 use crate::sym::linsolve::{probably_zero, solve_named};
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
-use std::collections::HashMap;
 
 pub struct Kinematics {
     /// `psi(q, z, t)`, one per coordinate.
@@ -201,7 +201,7 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
         Some(d) => d.to_vec(),
         None => (0..n).rev().collect(),
     };
-    let mut solved: HashMap<u32, Id> = HashMap::new();
+    let mut solved: HashMap<u32, Id> = HashMap::default();
     while let Some(pos) = remaining.first().copied() {
         let c = g.subst(low.constraints[pos], &solved);
         let mut found = None;
@@ -225,10 +225,10 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
             return None;
         };
         let zero = g.zero();
-        let at0 = g.subst(c, &HashMap::from([(qd[v], zero)]));
+        let at0 = g.subst(c, &[(qd[v], zero)].into_iter().collect::<HashMap<_, _>>());
         let num = g.neg(at0);
         let sol = g.div(num, d1);
-        let upd: HashMap<u32, Id> = HashMap::from([(qd[v], sol)]);
+        let upd: HashMap<u32, Id> = [(qd[v], sol)].into_iter().collect::<HashMap<_, _>>();
         for val in solved.values_mut() {
             *val = g.subst(*val, &upd);
         }
@@ -316,7 +316,7 @@ const EXHAUSTIVE_MAX: usize = 4;
 /// dependent, as in the exhaustive choice). `None` when alpha has not full row rank there.
 fn numeric_dependent_set(g: &Graph, parts: &[(Vec<Id>, Id)], n: usize) -> Option<Vec<usize>> {
     let env = crate::sym::linsolve::RandomPoints::new(0x5DEE_CE66_D1CE_4E5B).next_point(g);
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let alpha: Vec<Vec<f64>> = parts
         .iter()
         .map(|(row, _)| row.iter().map(|e| g.eval(*e, &env, &mut memo)).collect())

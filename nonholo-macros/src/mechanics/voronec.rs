@@ -59,8 +59,8 @@ use super::Equations;
 use crate::ctxt::Ctxt;
 use crate::model::{Formulation, Lowered};
 use crate::sym::linsolve::probably_zero;
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id, Mat};
-use std::collections::HashMap;
 
 /// Solve the dependent velocities (eq. 2) and derive the Voronec equations; the
 /// parametrization was checked against [`Formulation::rejects`] (independent velocities).

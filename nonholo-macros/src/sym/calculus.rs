@@ -3,7 +3,7 @@
 use super::func::{Func, Func2};
 use super::graph::{Graph, Id, Node};
 use super::number::Number;
-use std::collections::HashMap;
+use super::HashMap;
 
 impl Graph {
     /// The direct operands of a node (empty for leaves); an atom's definition is not an
@@ -36,8 +36,8 @@ impl Graph {
 
     /// Every node computing `roots` needs (through atom definitions): the `done` set of
     /// [`ops_outside`](Self::ops_outside).
-    pub fn reachable(&self, roots: &[Id]) -> std::collections::HashSet<Id> {
-        let mut seen = std::collections::HashSet::new();
+    pub fn reachable(&self, roots: &[Id]) -> crate::sym::HashSet<Id> {
+        let mut seen = crate::sym::HashSet::default();
         let mut stack: Vec<Id> = roots.to_vec();
         while let Some(id) = stack.pop() {
             if seen.insert(id) {
@@ -52,8 +52,8 @@ impl Graph {
     /// additions plus its coefficients, a product one multiplication per factor and power
     /// step, a division 4, an elementary function 16. Used to choose between equivalent
     /// forms.
-    pub fn ops_outside(&self, roots: &[Id], done: &std::collections::HashSet<Id>) -> u32 {
-        let mut seen = std::collections::HashSet::new();
+    pub fn ops_outside(&self, roots: &[Id], done: &crate::sym::HashSet<Id>) -> u32 {
+        let mut seen = crate::sym::HashSet::default();
         let mut stack = roots.to_vec();
         let mut cost = 0u32;
         while let Some(id) = stack.pop() {
@@ -232,14 +232,14 @@ impl Graph {
 
     /// Replace symbols by expressions (simultaneously), re-canonicalizing on the way up.
     pub fn subst(&mut self, e: Id, map: &HashMap<u32, Id>) -> Id {
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let keys: Vec<u32> = map.keys().copied().collect();
         self.subst_rec(e, map, &keys, &mut memo)
     }
 
     /// Substitute into many expressions sharing one memo.
     pub fn subst_many(&mut self, es: &[Id], map: &HashMap<u32, Id>) -> Vec<Id> {
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let keys: Vec<u32> = map.keys().copied().collect();
         es.iter()
             .map(|e| self.subst_rec(*e, map, &keys, &mut memo))

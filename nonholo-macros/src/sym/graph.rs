@@ -14,7 +14,8 @@
 
 use super::func::{Func, Func2};
 use super::number::Number;
-use std::collections::{BTreeMap, HashMap};
+use super::HashMap;
+use std::collections::BTreeMap;
 
 /// Index of a node in the [`Graph`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

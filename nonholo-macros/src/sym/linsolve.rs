@@ -16,7 +16,7 @@
 //! wherever `M` is invertible.
 
 use super::graph::{Graph, Id};
-use std::collections::HashMap;
+use super::HashMap;
 
 /// Solved unknowns larger than this (tree size) become atoms.
 const INLINE: u32 = 24;
@@ -243,7 +243,7 @@ fn solve_block(g: &mut Graph, m: &[Vec<Id>], b: &[Id], names: &[&str]) -> Option
             .map(|r| cols.iter().map(|c| a[*r][*c]).collect())
             .collect();
         let k = rows.len();
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let all = (1u32 << k) - 1;
         let det_b = det(g, &block, all, all, &mut memo);
         if probably_zero(g, det_b) {
@@ -363,7 +363,7 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     let mut checked = 0;
     for _ in 0..6 {
         let env = points.next_point(g);
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let v = g.eval(e, &env, &mut memo);
         let scale = g.eval_scale(e, &env, &mut memo).max(1e-300);
         if !v.is_finite() || !scale.is_finite() {

@@ -4,7 +4,7 @@
 
 use super::graph::{Graph, Id};
 use super::number::Number;
-use std::collections::HashMap;
+use super::HashMap;
 
 /// A dense symbolic matrix, row-major.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@ use super::graph::{Graph, Id};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::{BinOp, Expr};
 use crate::dsl::parse::parse_expr;
-use std::collections::HashMap;
+use crate::sym::HashMap;
 use syn::parse::Parser;
 
 /// Parse `src` as a DSL expression, declaring every identifier as a symbol.
@@ -83,7 +83,7 @@ fn apply(g: &mut Graph, f: &str, a: &[Id]) -> Id {
 
 fn simp(src: &str) -> String {
     let mut g = Graph::new();
-    let mut syms = HashMap::new();
+    let mut syms = HashMap::default();
     let e = build(&mut g, &mut syms, src);
     g.display(e)
 }
@@ -91,7 +91,7 @@ fn simp(src: &str) -> String {
 /// d(src)/d(var), displayed.
 fn deriv(src: &str, var: &str) -> String {
     let mut g = Graph::new();
-    let mut syms = HashMap::new();
+    let mut syms = HashMap::default();
     let e = build(&mut g, &mut syms, src);
     let s = syms[var];
     let d = g.diff(e, s);
@@ -101,7 +101,7 @@ fn deriv(src: &str, var: &str) -> String {
 /// Both sides build to the same node.
 fn same(a: &str, b: &str) -> bool {
     let mut g = Graph::new();
-    let mut syms = HashMap::new();
+    let mut syms = HashMap::default();
     let x = build(&mut g, &mut syms, a);
     let y = build(&mut g, &mut syms, b);
     x == y
@@ -175,7 +175,7 @@ fn derivative_matches_finite_difference() {
     ];
     for src in cases {
         let mut g = Graph::new();
-        let mut syms = HashMap::new();
+        let mut syms = HashMap::default();
         let e = build(&mut g, &mut syms, src);
         let sx = syms["x"];
         let d = g.diff(e, sx);
@@ -183,13 +183,13 @@ fn derivative_matches_finite_difference() {
         let mut env = vec![0.7; n];
         env[sx as usize] = 0.43;
         let h = 1e-6;
-        let f = |g: &Graph, env: &[f64]| g.eval(e, env, &mut HashMap::new());
+        let f = |g: &Graph, env: &[f64]| g.eval(e, env, &mut HashMap::default());
         let mut ep = env.clone();
         ep[sx as usize] += h;
         let mut em = env.clone();
         em[sx as usize] -= h;
         let fd = (f(&g, &ep) - f(&g, &em)) / (2.0 * h);
-        let exact = g.eval(d, &env, &mut HashMap::new());
+        let exact = g.eval(d, &env, &mut HashMap::default());
         assert!(
             (fd - exact).abs() < 1e-7 * (1.0 + exact.abs()),
             "{src}: {fd} vs {exact}"
@@ -202,7 +202,7 @@ fn construction_is_deterministic() {
     let src = "(a*sin(x) + b*cos(y)).powi(2) / (1 + x*x) - exp(a*b)*ln(y)";
     let build_all = || {
         let mut g = Graph::new();
-        let mut syms = HashMap::new();
+        let mut syms = HashMap::default();
         let e = build(&mut g, &mut syms, src);
         let sx = syms["x"];
         let d = g.diff(e, sx);

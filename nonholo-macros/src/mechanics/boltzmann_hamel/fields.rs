@@ -2,9 +2,9 @@
 //! rule, and the operators of Talamucci's eqs. (21)–(22) built on them; large entries
 //! become named atoms so that the products of (15)–(22) never expand.
 
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id, Mat};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// Entries larger than this (in tree nodes) become named auxiliary atoms
 /// (`Graph::define`): products of the matrices of (15)–(22) then stay small instead of

@@ -108,11 +108,11 @@ use super::{Equations, SpeedsFromQdot};
 use crate::ctxt::Ctxt;
 use crate::model::{Formulation, Lowered};
 use crate::sym::linsolve::solve;
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id, Mat, Number};
 use eq20::{constraint_correction, explicit_time, lambda, n_term, Ops};
 use fields::{atoms, AtomMemo, Names, Space, INLINE};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The Boltzmann–Hamel equations (Talamucci eq. 20 with the constraint correction).
 /// Needs quasi-velocities (`speeds { .. }`) or independent velocities, and constraints
@@ -208,7 +208,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
         qn: &coords,
     };
     let none: Vec<String> = vec![];
-    let memo: AtomMemo = RefCell::new(HashMap::new());
+    let memo: AtomMemo = RefCell::new(HashMap::default());
     let (q_names, e_names, c_names, o_names) = (&coords[..], &names[..], &cnames[..], &none[..]);
     let n_ss = Names::new(e_names, e_names, &memo);
     let n_sc = Names::new(e_names, c_names, &memo);

@@ -9,9 +9,9 @@ use crate::lower::lower;
 use crate::mechanics::first_method::FirstMethod;
 use crate::mechanics::{self, Layout};
 use crate::model::{Formulation, Lowered, Parametrization};
+use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 use crate::test_rng::Rng;
-use std::collections::HashMap;
 
 use crate::test_models::library_model;
 
@@ -86,7 +86,7 @@ fn env(low: &Lowered, rng: &mut Rng) -> Vec<f64> {
 }
 
 fn ev(g: &Graph, e: Id, env: &[f64]) -> f64 {
-    g.eval(e, env, &mut HashMap::new())
+    g.eval(e, env, &mut HashMap::default())
 }
 
 /// Accelerations dz/dt at `env`, with `extra` added to the forcing.
