@@ -18,24 +18,9 @@ work=${CHAIN_DIR:-$root/target/chain-bench}
 sizes=${*:-1 2 3 4 6 8 10}
 profiles=${PROFILES:-release dev}
 mkdir -p "$work/src/bin"
-cat > "$work/Cargo.toml" <<TOML
-[package]
-name = "chain-bench"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-nonholo = { path = "$root", default-features = false }
-
-[workspace]
-TOML
-# MACRO_OPT=3: the README's two lines that compile the macro itself optimized (Cargo's
-# default builds proc macros at opt-level 0 in every profile)
-if [ -n "${MACRO_OPT:-}" ]; then
-  printf '\n[profile.dev.package.nonholo-macros]\nopt-level = %s\n[profile.release.package.nonholo-macros]\nopt-level = %s\n' \
-    "$MACRO_OPT" "$MACRO_OPT" >> "$work/Cargo.toml"
-fi
+# shellcheck source=../downstream.sh
+source "$root/bench/downstream.sh"
+downstream_crate "$work" chain-bench "$root"
 echo 'fn main() {}' > "$work/src/main.rs"
 for n in $sizes; do
   coords=$(seq -s ', ' -f 'a%g' 1 "$n")

@@ -16,24 +16,9 @@ mkdir -p "$work/models" "$work/src/bin"
 NONHOLO_TRAILERS_MAX=20 NONHOLO_TRAILERS_OUT="$work/models" \
   cargo test -q --manifest-path "$root/Cargo.toml" -p nonholo-macros --release --lib \
   scale_tests::trailers_expansion_growth -- --ignored --nocapture
-cat > "$work/Cargo.toml" <<TOML
-[package]
-name = "trailers-bench"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-nonholo = { path = "$root", default-features = false }
-
-[workspace]
-TOML
-# MACRO_OPT=3: the README's two lines that compile the macro itself optimized (Cargo's
-# default builds proc macros at opt-level 0 in every profile)
-if [ -n "${MACRO_OPT:-}" ]; then
-  printf '\n[profile.dev.package.nonholo-macros]\nopt-level = %s\n[profile.release.package.nonholo-macros]\nopt-level = %s\n' \
-    "$MACRO_OPT" "$MACRO_OPT" >> "$work/Cargo.toml"
-fi
+# shellcheck source=../downstream.sh
+source "$root/bench/downstream.sh"
+downstream_crate "$work" trailers-bench "$root"
 echo 'fn main() {}' > "$work/src/main.rs"
 for n in $sizes; do
   for form in "" _dep; do

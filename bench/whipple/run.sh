@@ -13,24 +13,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WHIPPLE_DIR:-$root/target/whipple-bench}
 profiles=${PROFILES:-release dev}
 mkdir -p "$work/src"
-cat > "$work/Cargo.toml" <<TOML
-[package]
-name = "whipple-bench"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-nonholo = { path = "$root", default-features = false }
-
-[workspace]
-TOML
-# MACRO_OPT=3: the README's two lines that compile the macro itself optimized (Cargo's
-# default builds proc macros at opt-level 0 in every profile)
-if [ -n "${MACRO_OPT:-}" ]; then
-  printf '\n[profile.dev.package.nonholo-macros]\nopt-level = %s\n[profile.release.package.nonholo-macros]\nopt-level = %s\n' \
-    "$MACRO_OPT" "$MACRO_OPT" >> "$work/Cargo.toml"
-fi
+# shellcheck source=../downstream.sh
+source "$root/bench/downstream.sh"
+downstream_crate "$work" whipple-bench "$root"
 cat > "$work/src/main.rs" <<'RS'
 use nonholo::prelude::*;
 
