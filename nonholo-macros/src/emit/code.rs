@@ -6,8 +6,8 @@
 use super::program::{earliest_first, factor_ready, term_ready, Op, OpId, Program};
 use crate::check::Checked;
 use crate::model::Symbols;
-use crate::sym::HashMap;
 use crate::sym::{Func, Graph, Id, Mat, Number};
+use crate::sym::{HashMap, HashSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -87,7 +87,7 @@ pub fn block_in(
 
     // Count parents of every op reachable from the definitions and the outputs.
     let mut uses: HashMap<OpId, u32> = HashMap::default();
-    let mut seen: HashMap<OpId, ()> = HashMap::default();
+    let mut seen: HashSet<OpId> = HashSet::default();
     for o in roots.iter().chain(&outs) {
         *uses.entry(*o).or_insert(0) += 1;
         visit(&p, *o, &mut uses, &mut seen, &mut Vec::new());
@@ -109,7 +109,7 @@ pub fn block_in(
     let mut names: HashMap<OpId, TokenStream> = HashMap::default();
     let mut lets = Lets::default();
     let mut k = 0usize;
-    let mut emitted: HashMap<OpId, ()> = HashMap::default();
+    let mut emitted: HashSet<OpId> = HashSet::default();
     let mut emit_shared =
         |root: OpId, bind: &Bindings, names: &mut HashMap<OpId, TokenStream>, lets: &mut Lets| {
             let mut order = Vec::new();
@@ -238,7 +238,7 @@ impl Lets {
     fn level_of(&self, p: &Program, id: OpId) -> usize {
         let mut max = 0;
         let mut stack = p.children(id);
-        let mut seen = crate::sym::HashSet::default();
+        let mut seen = HashSet::default();
         while let Some(x) = stack.pop() {
             if !seen.insert(x) {
                 continue;
@@ -277,10 +277,10 @@ fn visit(
     p: &Program,
     id: OpId,
     uses: &mut HashMap<OpId, u32>,
-    seen: &mut HashMap<OpId, ()>,
+    seen: &mut HashSet<OpId>,
     order: &mut Vec<OpId>,
 ) {
-    if seen.insert(id, ()).is_some() {
+    if !seen.insert(id) {
         return;
     }
     for c in p.children(id) {

@@ -225,10 +225,10 @@ fn independent(low: &mut Lowered, dependent: Option<&[usize]>, cx: &Ctxt) -> Opt
             return None;
         };
         let zero = g.zero();
-        let at0 = g.subst(c, &[(qd[v], zero)].into_iter().collect::<HashMap<_, _>>());
+        let at0 = g.subst(c, &HashMap::from_iter([(qd[v], zero)]));
         let num = g.neg(at0);
         let sol = g.div(num, d1);
-        let upd: HashMap<u32, Id> = [(qd[v], sol)].into_iter().collect::<HashMap<_, _>>();
+        let upd: HashMap<u32, Id> = HashMap::from_iter([(qd[v], sol)]);
         for val in solved.values_mut() {
             *val = g.subst(*val, &upd);
         }

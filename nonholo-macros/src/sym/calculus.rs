@@ -36,8 +36,8 @@ impl Graph {
 
     /// Every node computing `roots` needs (through atom definitions): the `done` set of
     /// [`ops_outside`](Self::ops_outside).
-    pub fn reachable(&self, roots: &[Id]) -> crate::sym::HashSet<Id> {
-        let mut seen = crate::sym::HashSet::default();
+    pub fn reachable(&self, roots: &[Id]) -> super::HashSet<Id> {
+        let mut seen = super::HashSet::default();
         let mut stack: Vec<Id> = roots.to_vec();
         while let Some(id) = stack.pop() {
             if seen.insert(id) {
@@ -52,8 +52,8 @@ impl Graph {
     /// additions plus its coefficients, a product one multiplication per factor and power
     /// step, a division 4, an elementary function 16. Used to choose between equivalent
     /// forms.
-    pub fn ops_outside(&self, roots: &[Id], done: &crate::sym::HashSet<Id>) -> u32 {
-        let mut seen = crate::sym::HashSet::default();
+    pub fn ops_outside(&self, roots: &[Id], done: &super::HashSet<Id>) -> u32 {
+        let mut seen = super::HashSet::default();
         let mut stack = roots.to_vec();
         let mut cost = 0u32;
         while let Some(id) = stack.pop() {
