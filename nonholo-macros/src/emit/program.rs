@@ -359,73 +359,93 @@ impl<'g> Program<'g> {
             return ts.clone();
         }
         let key = terms.clone();
-        let out = self.factor_once(terms);
+        let out = self.factor_greedy(terms);
         self.of_terms.insert(key, out.clone());
         out
     }
 
-    fn factor_once(&mut self, terms: Vec<Term>) -> Vec<(Number, OpId)> {
-        let mut count: std::collections::BTreeMap<(Id, bool), (usize, i32)> = Default::default();
+    /// [`Program::factored`]'s steps: group the terms holding the most common base, then
+    /// go on with the rest. The counts are kept across the steps (a step takes its group's
+    /// factors out of them), so a sum of `T` terms of `F` factors costs `O(T F)` plus a
+    /// scan of the bases per step, not a recount (`O(T^2 F)` over a long sum: a large
+    /// model's JVP sums have hundreds of terms).
+    fn factor_greedy(&mut self, mut terms: Vec<Term>) -> Vec<(Number, OpId)> {
+        let mut count: HashMap<(Id, bool), usize> = HashMap::default();
         for (_, fs) in &terms {
             for (b, e) in fs {
-                let c = count.entry((*b, *e > 0)).or_insert((0, i32::MAX));
-                c.0 += 1;
-                c.1 = c.1.min(e.abs());
+                *count.entry((*b, *e > 0)).or_insert(0) += 1;
             }
         }
-        let best = count
-            .iter()
-            .filter(|(_, (n, _))| *n >= 2)
-            .max_by(|x, y| x.1 .0.cmp(&y.1 .0).then(y.0.cmp(x.0)))
-            .map(|((b, pos), (_, e))| (*b, *pos, *e));
-        let Some((base, positive, e)) = best else {
-            let mut out = Vec::with_capacity(terms.len());
-            for (k, fs) in terms {
-                let x = self.product(fs);
-                out.push((k, x));
-            }
-            return out;
-        };
-        let mut with = Vec::new();
-        let mut without = Vec::new();
-        for (k, mut fs) in terms {
-            match fs
+        let mut out = Vec::new();
+        loop {
+            let best = count
                 .iter()
-                .position(|(b, x)| *b == base && (*x > 0) == positive)
-            {
-                Some(i) => {
-                    fs[i].1 -= if positive { e } else { -e };
-                    if fs[i].1 == 0 {
-                        fs.remove(i);
-                    }
-                    with.push((k, fs));
+                .filter(|(_, n)| **n >= 2)
+                .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(x.0)))
+                .map(|(key, _)| *key);
+            let Some((base, positive)) = best else {
+                for (k, fs) in terms {
+                    let x = self.product(fs);
+                    out.push((k, x));
                 }
-                None => without.push((k, fs)),
+                return out;
+            };
+            let holds = |fs: &[(Id, i32)]| {
+                fs.iter()
+                    .position(|(b, x)| *b == base && (*x > 0) == positive)
+            };
+            let e = terms
+                .iter()
+                .filter_map(|(_, fs)| holds(fs).map(|i| fs[i].1.abs()))
+                .min()
+                .unwrap_or(1);
+            let mut with = Vec::new();
+            let mut without = Vec::new();
+            for (k, mut fs) in terms {
+                match holds(&fs) {
+                    Some(i) => {
+                        for (b, x) in &fs {
+                            let key = (*b, *x > 0);
+                            if let Some(n) = count.get_mut(&key) {
+                                *n -= 1;
+                                if *n == 0 {
+                                    count.remove(&key);
+                                }
+                            }
+                        }
+                        fs[i].1 -= if positive { e } else { -e };
+                        if fs[i].1 == 0 {
+                            fs.remove(i);
+                        }
+                        with.push((k, fs));
+                    }
+                    None => without.push((k, fs)),
+                }
             }
+            // `with` as k * (inner), inner's coefficients scaled to +-1 where they are all
+            // of one magnitude, so that `2a - 2b` and `b - a` share `a - b`
+            let (k, inner) = self.content(with);
+            let b = self.lower(base);
+            let b = if positive {
+                self.mul(vec![(b, e)])
+            } else {
+                self.recip(vec![(b, e)])
+            };
+            let grouped = if matches!(self.op(inner), Op::Num(n) if n.is_one()) {
+                b
+            } else if b == inner {
+                self.intern(Op::Mul(vec![(b, 2)].into_boxed_slice()))
+            } else {
+                let mut fs = vec![(b, 1), (inner, 1)];
+                fs.sort();
+                self.intern(Op::Mul(fs.into_boxed_slice()))
+            };
+            out.push((k, grouped));
+            if without.is_empty() {
+                return out;
+            }
+            terms = without;
         }
-        // `with` as k * (inner), inner's coefficients scaled to +-1 where they are all of
-        // one magnitude, so that `2a - 2b` and `b - a` share `a - b`
-        let (k, inner) = self.content(with);
-        let b = self.lower(base);
-        let b = if positive {
-            self.mul(vec![(b, e)])
-        } else {
-            self.recip(vec![(b, e)])
-        };
-        let grouped = if matches!(self.op(inner), Op::Num(n) if n.is_one()) {
-            b
-        } else if b == inner {
-            self.intern(Op::Mul(vec![(b, 2)].into_boxed_slice()))
-        } else {
-            let mut fs = vec![(b, 1), (inner, 1)];
-            fs.sort();
-            self.intern(Op::Mul(fs.into_boxed_slice()))
-        };
-        let mut out = vec![(k, grouped)];
-        if !without.is_empty() {
-            out.extend(self.factored(without));
-        }
-        out
     }
 
     /// `sum k_i t_i = k * op`, `op` the factored sum with its content taken out.

@@ -38,15 +38,36 @@ impl Hash for Number {
     }
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
+/// `gcd(|a|, |b|)`; in `u64` (binary, no 128-bit division) when both fit, as nearly all do.
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
+        return gcd_u64(x, y) as i128;
+    }
     while b != 0 {
         let r = a % b;
         a = b;
         b = r;
     }
-    a
+    a as i128
+}
+
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 impl Number {
@@ -162,6 +183,10 @@ impl Number {
 
     pub fn add(self, o: Number) -> Number {
         match (self, o) {
+            (Number::Rat(a, 1), Number::Rat(c, 1)) => match a.checked_add(c) {
+                Some(n) => Number::Rat(n, 1),
+                None => Number::Float(self.to_f64() + o.to_f64()),
+            },
             (Number::Rat(a, b), Number::Rat(c, d)) => {
                 let exact = || -> Option<Number> {
                     let g = gcd(b, d);
@@ -187,13 +212,19 @@ impl Number {
 
     pub fn mul(self, o: Number) -> Number {
         match (self, o) {
+            (Number::Rat(a, 1), Number::Rat(c, 1)) => match a.checked_mul(c) {
+                Some(n) => Number::Rat(n, 1),
+                None => Number::Float(self.to_f64() * o.to_f64()),
+            },
             (Number::Rat(a, b), Number::Rat(c, d)) => {
+                // both reduced with positive denominators, so after the cross reduction
+                // `n/m` is reduced too
                 let exact = || -> Option<Number> {
                     let g1 = gcd(a, d).max(1);
                     let g2 = gcd(c, b).max(1);
                     let n = (a / g1).checked_mul(c / g2)?;
                     let m = (b / g2).checked_mul(d / g1)?;
-                    Some(Number::rat(n, m))
+                    Some(Number::Rat(n, m))
                 };
                 exact().unwrap_or(Number::Float(self.to_f64() * o.to_f64()))
             }
@@ -269,12 +300,41 @@ mod tests {
     }
 
     #[test]
+    fn binary_gcd_equals_euclid() {
+        let euclid = |mut a: i128, mut b: i128| {
+            (a, b) = (a.abs(), b.abs());
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..10_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (a, b) = ((x >> 40) as i128 - (1 << 23), (x & 0xff_ffff) as i128 * 6);
+            assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            assert_eq!(gcd(a << 70, b << 70), euclid(a << 70, b << 70));
+        }
+        assert_eq!(gcd(0, 0), 0);
+        assert_eq!(gcd(-12, 0), 12);
+    }
+
+    #[test]
     fn arithmetic_reduces() {
         let a = Number::rat(1, 3).add(Number::rat(1, 6));
         assert_eq!(a, Number::Rat(1, 2));
         assert_eq!(Number::rat(2, -4), Number::Rat(-1, 2));
         assert_eq!(Number::rat(2, 3).powi(-2), Number::Rat(9, 4));
         assert_eq!(Number::rat(9, 4).exact_sqrt(), Some(Number::Rat(3, 2)));
+        assert_eq!(
+            Number::rat(-3, 4).mul(Number::rat(8, 9)),
+            Number::Rat(-2, 3)
+        );
+        assert_eq!(Number::rat(0, 4).mul(Number::rat(8, 9)), Number::ZERO);
+        assert_eq!(Number::int(6).mul(Number::int(-7)), Number::int(-42));
+        assert_eq!(Number::int(6).add(Number::int(-7)), Number::MINUS_ONE);
         assert!(matches!(
             Number::Rat(i128::MAX, 1).mul(Number::int(3)),
             Number::Float(_)
