@@ -6,11 +6,28 @@ pub use alloc::vec::Vec;
 
 #[doc(hidden)]
 pub mod doc_models;
+mod dual;
+pub use dual::Dual;
 
 /// The values of a slice as a `Vec<f64>` (error paths only; [`Scalar::re`] of each).
 #[inline]
 pub fn to_vec<S: Scalar>(x: &[S]) -> Vec<f64> {
     x.iter().map(|v| v.re()).collect()
+}
+
+/// The dual state `x + v ε` ([`Model::rhs_jvp`](crate::Model::rhs_jvp) seeds
+/// `rhs_generic` with it).
+#[inline]
+pub fn seed<const N: usize>(x: &[f64; N], v: &[f64; N]) -> [Dual; N] {
+    core::array::from_fn(|i| Dual::new(x[i], v[i]))
+}
+
+/// The derivative parts of a dual result.
+#[inline]
+pub fn tangents<const N: usize>(d: &[Dual; N], out: &mut [f64; N]) {
+    for (o, x) in out.iter_mut().zip(d) {
+        *o = x.eps;
+    }
 }
 
 /// Whether every entry's value is finite.
@@ -236,66 +253,6 @@ pub fn multipliers<S: Scalar, const N: usize, const NC: usize>(
 ) -> Option<([S; N], [S; NC])> {
     let (qdd, lambda) = SaddlePoint::new(a, c)?.solve(c, l, drift);
     (all_finite(&qdd) && all_finite(&lambda)).then_some((qdd, lambda))
-}
-
-/// Directional derivative of `z' = G^-1 f`: `G^-1 (df - dG G^-1 f)` (one factorization).
-pub fn jvp_spd<const M: usize>(
-    g: &[[f64; M]; M],
-    f: &[f64; M],
-    dg: &[[f64; M]; M],
-    df: &[f64; M],
-) -> Option<[f64; M]> {
-    let fg = Ldlt::new(g)?;
-    let zd = fg.solve(f);
-    let mut rhs = *df;
-    for (r, row) in rhs.iter_mut().zip(dg) {
-        *r -= row.iter().zip(&zd).map(|(x, y)| x * y).sum::<f64>();
-    }
-    Some(fg.solve(&rhs))
-}
-
-/// Directional derivative of the second method's accelerations: differentiating
-/// `A qdd = l + C^T lambda`, `C qdd = -drift` gives the same saddle-point system for
-/// `(dqdd, dlambda)` with right-hand sides `dl + dC^T lambda - dA qdd` and
-/// `-(ddrift + dC qdd)`.
-#[allow(clippy::too_many_arguments)]
-pub fn multipliers_jvp<const N: usize, const NC: usize>(
-    a: &[[f64; N]; N],
-    l: &[f64; N],
-    c: &[[f64; N]; NC],
-    drift: &[f64; NC],
-    da: &[[f64; N]; N],
-    dl: &[f64; N],
-    dc: &[[f64; N]; NC],
-    ddrift: &[f64; NC],
-) -> Option<[f64; N]> {
-    // one factorization for both solves
-    let sp = SaddlePoint::new(a, c)?;
-    let (qdd, lambda) = sp.solve(c, l, drift);
-    if !(all_finite(&qdd) && all_finite(&lambda)) {
-        return None;
-    }
-    let mut l2 = [0.0; N];
-    for i in 0..N {
-        let mut acc = dl[i];
-        for j in 0..N {
-            acc -= da[i][j] * qdd[j];
-        }
-        for k in 0..NC {
-            acc += dc[k][i] * lambda[k];
-        }
-        l2[i] = acc;
-    }
-    let mut d2 = [0.0; NC];
-    for k in 0..NC {
-        let mut acc = ddrift[k];
-        for j in 0..N {
-            acc += dc[k][j] * qdd[j];
-        }
-        d2[k] = acc;
-    }
-    let (dqdd, dlambda) = sp.solve(c, &l2, &d2);
-    (all_finite(&dqdd) && all_finite(&dlambda)).then_some(dqdd)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use super::ldlt;
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
-use crate::mechanics::jacobian::Jvp;
 use crate::mechanics::{Equations, SpeedsFromQdot};
 use crate::model::Lowered;
 use crate::sym::Graph;
@@ -156,20 +155,6 @@ pub fn hooks(
         .collect();
     let rhs = quote! { #rhs_lets #(#qdot_assign)* #(#coupled_explicit)* #(#solve)* };
 
-    // rhs_jvp and rhs_param_jvp: the same pieces and their directional derivatives
-    let rhs_jvp = jvp_body(g, d, &d.jvp, &b_state, "__v", nq);
-    let param_body = jvp_body(g, d, &d.param_jvp, &b_state, "__dp", nq);
-    let guards = m.params.iter().enumerate().filter(|(k, _)| !d.param_inputs[*k]).map(|(k, (p, _))| {
-        let k = lit_usize(k);
-        let what = format!("rhs_param_jvp along `{p}` (it enters more than the forces)");
-        quote! {
-            if __dp[#k] != 0.0 {
-                return ::core::result::Result::Err(::nonholo::Error::NotAvailable { what: #what });
-            }
-        }
-    });
-    let rhs_param_jvp = quote! { #(#guards)* #param_body };
-
     // qdot(t, q, z)
     let mut b_qz = base.clone();
     bind_array(&mut b_qz, &syms.q, &ident_for("__q"));
@@ -194,8 +179,6 @@ pub fn hooks(
         formulation: eq.formulation,
         equations,
         rhs,
-        rhs_jvp,
-        rhs_param_jvp: Some(rhs_param_jvp),
         qdot,
         speeds_from_qdot,
         energy,
@@ -355,48 +338,5 @@ fn inherent(
             }
             #terms_method
         }
-    }
-}
-
-/// `__o = d rhs` along the direction `__v` (state) or `__dp` (parameters): d psi, then
-/// `d(G^-1 f) = G^-1 (df - dG G^-1 f)` at run time.
-fn jvp_body(
-    g: &Graph,
-    d: &FirstMethod,
-    jvp: &Jvp,
-    b_state: &Bindings,
-    dir: &str,
-    nq: usize,
-) -> TokenStream {
-    let nz = d.mass_matrix_g.r;
-    let singular = singular_mass_matrix();
-    let mut b_jvp = b_state.clone();
-    bind_array(&mut b_jvp, &jvp.dirs, &ident_for(dir));
-    let mut jl = Layout::new();
-    let dq = jl.vec(&jvp.dqdot);
-    let gj = jl.mat(&d.mass_matrix_g);
-    let dg = jl.mat(&jvp.dg);
-    let fj = jl.vec(&d.forcing);
-    let df = jl.vec(&jvp.dforcing);
-    let (jvp_lets, j) = jl.block(g, &b_jvp, "j");
-    let nz_l = lit_usize(nz);
-    let dqdot_assign = j.vec(dq).iter().enumerate().map(|(i, e)| {
-        let i = lit_usize(i);
-        quote! { __o[#i] = #e; }
-    });
-    let (g_rows, dg_rows, fo, dfo) = (j.rows(gj), j.rows(dg), j.vec(fj), j.vec(df));
-    let dz_assign = (0..nz).map(|a| {
-        let (i, a) = (lit_usize(nq + a), lit_usize(a));
-        quote! { __o[#i] = __dz[#a]; }
-    });
-    quote! {
-        #jvp_lets
-        #(#dqdot_assign)*
-        let __g: [[f64; #nz_l]; #nz_l] = [#(#g_rows),*];
-        let __dg: [[f64; #nz_l]; #nz_l] = [#(#dg_rows),*];
-        let __f: [f64; #nz_l] = [#(#fo),*];
-        let __df: [f64; #nz_l] = [#(#dfo),*];
-        let ::core::option::Option::Some(__dz) = ::nonholo::__private::jvp_spd(&__g, &__f, &__dg, &__df) else { #singular };
-        #(#dz_assign)*
     }
 }

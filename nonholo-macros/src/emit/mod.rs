@@ -31,11 +31,6 @@ pub struct Hooks {
     pub equations: String,
     /// `rhs_generic`: fills `__d` from `__s`, in `__S`.
     pub rhs: TokenStream,
-    /// `rhs_jvp`: fills `__o` from `__s` and the direction `__v`.
-    pub rhs_jvp: TokenStream,
-    /// `rhs_param_jvp`: fills `__o` from `__s` and the parameter direction `__dp`
-    /// (`None`: the trait's default, "not available").
-    pub rhs_param_jvp: Option<TokenStream>,
     /// `qdot_generic`: fills `__qd_out` from `__q`, `__z`, in `__S`.
     pub qdot: TokenStream,
     /// `state_from_qdot`: fills the speeds of `__out` (q is already copied) from `__q`, `__qd`.
@@ -128,9 +123,8 @@ pub fn model_impl(
     let param_fields: Vec<&syn::Ident> = m.params.iter().map(|(p, _)| p).collect();
     let variant = ident_for(h.formulation.variant());
     let equations = &h.equations;
-    let (rhs, rhs_jvp, qdot, from_qdot, energy, residual, inherent) = (
+    let (rhs, qdot, from_qdot, energy, residual, inherent) = (
         &h.rhs,
-        &h.rhs_jvp,
         &h.qdot,
         &h.speeds_from_qdot,
         &h.energy,
@@ -138,21 +132,23 @@ pub fn model_impl(
         &h.inherent,
     );
     let np_l = lit_usize(m.params.len());
-    let param_jvp = h.rhs_param_jvp.as_ref().map(|body| {
-        quote! {
-            fn rhs_param_jvp(&self, t: f64, state: &[f64], dp: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
-                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                let __dp: &[f64; #np_l] = ::nonholo::__private::as_array(dp, "dp")?;
-                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
-                #plets
-                #body
-                if !::nonholo::__private::all_finite(__o) {
-                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_param_jvp", t, state: ::nonholo::__private::to_vec(state) });
-                }
-                ::core::result::Result::Ok(())
-            }
-        }
+    // rhs_jvp and rhs_param_jvp: rhs_generic in dual numbers (forward mode over the emitted
+    // code), the state or the parameters seeded with the direction
+    let dual = quote! { ::nonholo::__private::Dual };
+    let seeded_params = param_fields.iter().enumerate().map(|(k, p)| {
+        let k = lit_usize(k);
+        quote! { #p: #dual::new(self.#p, __dp[#k]) }
     });
+    let jvp_tail = |what: &str| {
+        quote! {
+            ::nonholo::__private::tangents(&__dx, __o);
+            if !::nonholo::__private::all_finite(__o) {
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: #what, t, state: ::nonholo::__private::to_vec(state) });
+            }
+            ::core::result::Result::Ok(())
+        }
+    };
+    let (jvp_end, param_jvp_end) = (jvp_tail("rhs_jvp"), jvp_tail("rhs_param_jvp"));
     let generic_doc = format!(
         "The equations of [`{name}`] in any scalar (`f64`, `f32`, dual numbers: see \
          [`Scalar`](::nonholo::Scalar)); the `Model` methods of `{name}` are these in `f64`."
@@ -238,15 +234,23 @@ pub fn model_impl(
                 let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
                 let __v: &[f64; #dim_l] = ::nonholo::__private::as_array(v, "v")?;
                 let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
-                #plets
-                #rhs_jvp
-                if !::nonholo::__private::all_finite(__o) {
-                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "rhs_jvp", t, state: ::nonholo::__private::to_vec(state) });
-                }
-                ::core::result::Result::Ok(())
+                let __m: #generic_name<#dual> = self.cast();
+                let __x: [#dual; #dim_l] = ::nonholo::__private::seed(__s, __v);
+                let mut __dx = [#dual::new(0.0, 0.0); #dim_l];
+                __m.rhs_generic(#dual::new(t, 0.0), &__x, &mut __dx)?;
+                #jvp_end
             }
 
-            #param_jvp
+            fn rhs_param_jvp(&self, t: f64, state: &[f64], dp: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __dp: &[f64; #np_l] = ::nonholo::__private::as_array(dp, "dp")?;
+                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
+                let __m: #generic_name<#dual> = #generic_name { #(#seeded_params),* };
+                let __x: [#dual; #dim_l] = ::nonholo::__private::seed(__s, &[0.0; #dim_l]);
+                let mut __dx = [#dual::new(0.0, 0.0); #dim_l];
+                __m.rhs_generic(#dual::new(t, 0.0), &__x, &mut __dx)?;
+                #param_jvp_end
+            }
 
             #[inline]
             fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
@@ -307,8 +311,6 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         formulation: m.formulation,
         equations: String::new(),
         rhs: unreachable.clone(),
-        rhs_jvp: unreachable.clone(),
-        rhs_param_jvp: None,
         qdot: unreachable.clone(),
         speeds_from_qdot: unreachable.clone(),
         energy: unreachable.clone(),

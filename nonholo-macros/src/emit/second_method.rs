@@ -62,40 +62,6 @@ pub fn hooks(
         __d[#nq_l..].copy_from_slice(&__qdd);
     };
 
-    // rhs_jvp: the pieces and their directional derivatives along v = (dq, dqd)
-    let mut bj = b_state.clone();
-    bind_array(&mut bj, &d.jvp.dirs, &ident_for("__v"));
-    let mut jl = Layout::new();
-    let (ja, jlv, jc, jdr) = (
-        jl.mat(&d.mass_matrix_a),
-        jl.vec(&d.lagrange_l),
-        jl.mat(&d.constraint_jacobian),
-        jl.vec(&d.drift),
-    );
-    let (dja, djl, djc, djdr) = (
-        jl.mat(&d.jvp.da),
-        jl.vec(&d.jvp.dl),
-        jl.mat(&d.jvp.dc),
-        jl.vec(&d.jvp.ddrift),
-    );
-    let (jlets, jo) = jl.block(g, &bj, "k");
-    let (ja, jlv, jc, jdr) = (jo.rows(ja), jo.vec(jlv), jo.rows(jc), jo.vec(jdr));
-    let (dja, djl, djc, djdr) = (jo.rows(dja), jo.vec(djl), jo.rows(djc), jo.vec(djdr));
-    let rhs_jvp = quote! {
-        #jlets
-        let __a: [[f64; #nq_l]; #nq_l] = [#(#ja),*];
-        let __l: [f64; #nq_l] = [#(#jlv),*];
-        let __c: [[f64; #nq_l]; #nc_l] = [#(#jc),*];
-        let __drift: [f64; #nc_l] = [#(#jdr),*];
-        let __da: [[f64; #nq_l]; #nq_l] = [#(#dja),*];
-        let __dl: [f64; #nq_l] = [#(#djl),*];
-        let __dc: [[f64; #nq_l]; #nc_l] = [#(#djc),*];
-        let __ddrift: [f64; #nc_l] = [#(#djdr),*];
-        let ::core::option::Option::Some(__dqdd) = ::nonholo::__private::multipliers_jvp(&__a, &__l, &__c, &__drift, &__da, &__dl, &__dc, &__ddrift) else { #singular };
-        __o[..#nq_l].copy_from_slice(&__v[#nq_l..]);
-        __o[#nq_l..].copy_from_slice(&__dqdd);
-    };
-
     let mut el = Layout::new();
     let es = el.vec(&[eq.energy]);
     let (e_lets, eo) = el.block_in(g, &b_state, "e", Num::Generic);
@@ -154,8 +120,6 @@ pub fn hooks(
         formulation: eq.formulation,
         equations,
         rhs,
-        rhs_jvp,
-        rhs_param_jvp: None,
         qdot: quote! { *__qd_out = *__z; },
         speeds_from_qdot: quote! { __out[#nq_l..].copy_from_slice(__qd); },
         energy,

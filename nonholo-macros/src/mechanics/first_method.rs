@@ -2,8 +2,8 @@
 //! `G dz/dt = forcing`) shares once its G and forcing are derived: the energy on the
 //! state, the exact Jacobian-vector product and the power balance.
 
-use super::jacobian::{self, Jvp, PowerTerms};
 use super::lagrangian::LagrangeTerms;
+use super::power::{self, PowerTerms};
 use super::text::Text;
 use super::{Equations, Layout, SpeedsFromQdot};
 use crate::model::Lowered;
@@ -35,11 +35,6 @@ pub struct FirstMethod {
     /// Named contributions whose sum is `-forcing` (Boltzmann–Hamel's Q, Lambda, N, ...),
     /// each with one entry per speed; empty when the formulation has no such split.
     pub terms: Vec<(String, Vec<Id>)>,
-    pub jvp: Jvp,
-    /// The same pieces differentiated along the input parameters (`rhs_param_jvp`).
-    pub param_jvp: Jvp,
-    /// Which parameters are inputs (enter only the forces).
-    pub param_inputs: Vec<bool>,
     pub power: PowerTerms,
 }
 
@@ -71,7 +66,7 @@ pub fn complete(
     d: Derived,
 ) -> Equations {
     let g = &mut low.graph;
-    g.set_stage("the derivatives of the right-hand side (rhs_jvp, energy, power balance)");
+    g.set_stage("the energy and the power balance");
     let at_psi: HashMap<u32, Id> = low
         .syms
         .qd
@@ -84,25 +79,7 @@ pub fn complete(
     text.prose("");
     text.entry("energy", energy);
     let mass_matrix_a = Mat::from_rows(&lt.mass_matrix_a, lt.mass_matrix_a.len());
-    let jvp = jacobian::first_method(g, &low.syms, &d.qdot, &d.mass_matrix_g, &d.forcing);
-    // parameters that enter only the forces: T, V, the constraints, psi and G free of them
-    let mut fixed = vec![low.kinetic, low.potential];
-    fixed.extend(&low.constraints);
-    fixed.extend(&d.qdot);
-    fixed.extend(&d.mass_matrix_g.e);
-    let param_inputs: Vec<bool> = low
-        .syms
-        .params
-        .iter()
-        .map(|p| !fixed.iter().any(|e| g.depends_on(*e, *p)))
-        .collect();
-    let param_jvp = jacobian::first_method_params(
-        g,
-        &low.syms,
-        &param_inputs,
-        (&d.qdot, &d.mass_matrix_g, &d.forcing),
-    );
-    let power = jacobian::power_terms(low, lt, &d.qdot);
+    let power = power::power_terms(low, lt, &d.qdot);
     let g = &mut low.graph;
     let nz = d.forcing.len();
     let alone: Vec<bool> = (0..nz)
@@ -180,9 +157,6 @@ pub fn complete(
             forcing_rest,
             speeds_from_qdot: d.speeds_from_qdot,
             terms: d.terms,
-            jvp,
-            param_jvp,
-            param_inputs,
             power,
         })),
     }

@@ -29,9 +29,9 @@
 pub mod boltzmann_hamel;
 pub mod first_method;
 pub mod gibbs_appell;
-pub mod jacobian;
 pub mod lagrangian;
 pub mod multipliers;
+pub mod power;
 pub mod text;
 pub mod velocities;
 pub mod voronec;

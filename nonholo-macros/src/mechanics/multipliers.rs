@@ -13,7 +13,6 @@
 //! (nalgebra's fixed-size Cholesky), which is Benenti's `g^ij`, `G_ab` and `pi^ij` without
 //! forming the inverses.
 
-use super::jacobian::{self, MultiplierJvp};
 use super::lagrangian::LagrangeTerms;
 use super::text::Text;
 use super::{Equations, Layout};
@@ -30,7 +29,6 @@ pub struct SecondMethod {
     pub constraint_jacobian: Mat,
     /// `qd^j d_j C^a + d_t C^a`.
     pub drift: Vec<Id>,
-    pub jvp: MultiplierJvp,
 }
 
 /// Benenti's second method; the parametrization was checked against
@@ -80,14 +78,6 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, _cx: &Ctxt) -> Option<Equat
     text.prose("");
     text.entry("energy", lt.energy);
 
-    let jvp = jacobian::second_method(
-        g,
-        s,
-        &mass_matrix_a,
-        &lagrange_l,
-        &constraint_jacobian,
-        &drift,
-    );
     Some(Equations {
         formulation: Formulation::Multipliers,
         speed_names: coords.iter().map(|c| format!("dot({c})")).collect(),
@@ -99,7 +89,6 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, _cx: &Ctxt) -> Option<Equat
             lagrange_l,
             constraint_jacobian,
             drift,
-            jvp,
         })),
     })
 }

@@ -42,7 +42,7 @@ pub struct SymInfo {
 /// sums, unexpanded.
 const EXPANSION_LIMIT: usize = 4096;
 
-/// The most nodes a graph may hold: about 40x what the Whipple bicycle needs (53 000) and
+/// The most nodes a graph may hold: over 100x what the Whipple bicycle needs (22 000) and
 /// 1 GB of memory. Past it every new node is one placeholder symbol, so the derivation
 /// runs out quickly, and the macro reports the model as too large instead of exhausting
 /// the compiler's memory.

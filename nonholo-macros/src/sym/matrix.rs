@@ -183,17 +183,6 @@ impl Mat {
         let terms: Vec<(Id, &Mat)> = u.e.iter().copied().zip(xs.iter()).collect();
         Mat::lincomb(g, r, c, terms.as_slice())
     }
-
-    /// Forward-mode derivative of every entry in the direction `dir` (symbol -> rate),
-    /// sharing sub-derivatives through `memo` (see [`Graph::directional`]).
-    pub fn directional(
-        &self,
-        g: &mut Graph,
-        dir: &HashMap<u32, Id>,
-        memo: &mut HashMap<Id, Id>,
-    ) -> Mat {
-        self.map(g, |g, x| g.directional(x, dir, memo))
-    }
 }
 
 impl Graph {

@@ -1,8 +1,8 @@
 //! Linearization about equilibria and steady motions.
 //!
 //! For a model with state `x = [q, z]` and `x' = f(x, t)` the exact Jacobian
-//! `J = df/dx` is assembled from one [`Model::rhs_jvp`] per state component (symbolic
-//! forward mode in generated models: no truncation error). The reduced state
+//! `J = df/dx` is assembled from one [`Model::rhs_jvp`] per state component (forward-mode
+//! dual numbers in generated models: no truncation error). The reduced state
 //! `y = x_K` keeps the named coordinates and speeds; the coordinates `D` set by the
 //! configuration constraints `Phi(q, t) = 0` ([`Model::CONFIGURATION_COORDINATES`]) follow
 //! the kept ones by the implicit-function theorem,

@@ -87,10 +87,10 @@ impl Linearize {
         self
     }
 
-    /// Parameters ([`Model::PARAMETERS`]) that act as inputs: the columns of `b`. In
-    /// generated models these are the parameters that enter only `forces { .. }`
-    /// (torques, forces, dampings); naming one of the geometry or inertia is an
-    /// [`Error::NotAvailable`] (see [`Model::rhs_param_jvp`]).
+    /// Parameters ([`Model::PARAMETERS`]) that act as inputs: the columns of `b`, from
+    /// [`Model::rhs_param_jvp`]. Generated models take any parameter (torques, forces and
+    /// dampings, but also a mass or a length, for sensitivities); a hand-written model
+    /// without that method gives [`Error::NotAvailable`].
     ///
     /// ```
     /// use nonholo_runtime::{linearize, nalgebra::DMatrix, Error, Linearize};
@@ -104,9 +104,9 @@ impl Linearize {
     /// // the damping as an input, moving at v = 3: d v' / d c = -v / m
     /// let lin = linearize(&osc, 0.0, &[0.0, 3.0], &Linearize::new().inputs(&["c"]))?;
     /// assert_eq!(lin.b[(1, 0)], -1.5);
-    /// // the spring constant is in the potential, not a force
-    /// let e = linearize(&osc, 0.0, &[0.0, 0.0], &Linearize::new().inputs(&["k"]));
-    /// assert!(matches!(e, Err(Error::NotAvailable { .. })));
+    /// // the spring constant, displaced by x = 0.5: d v' / d k = -x / m
+    /// let lin = linearize(&osc, 0.0, &[0.5, 0.0], &Linearize::new().inputs(&["k"]))?;
+    /// assert_eq!(lin.b[(1, 0)], -0.25);
     /// # Ok::<(), Error>(())
     /// ```
     pub fn inputs(mut self, names: &[&str]) -> Self {

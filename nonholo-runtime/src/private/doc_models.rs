@@ -28,23 +28,11 @@ fn finite(t: f64, state: &[f64], d: &[f64]) -> Result<(), Error> {
     }
 }
 
-/// `Err(NotAvailable)` when `dp` moves one of the parameters `fixed` (by index) that, in
-/// a generated model, would enter more than the forces.
-fn only_forces(dp: &[f64], fixed: &[(usize, &'static str)]) -> Result<(), Error> {
-    for (k, what) in fixed {
-        if dp.get(*k).is_some_and(|d| *d != 0.0) {
-            return Err(Error::NotAvailable { what });
-        }
-    }
-    Ok(())
-}
-
 /// A damped, driven mass on a spring, `m x'' + c x' + k x = u`, state `[x, v]`.
 ///
 /// Energy `1/2 m v^2 + 1/2 k x^2`. With `c = u = 0` the motion is
-/// `x(t) = x0 cos(w t) + v0 / w sin(w t)`, `w = sqrt(k / m)`. The damping `c` and the force
-/// `u` are forces (inputs of a linearization); `m` and `k` are not, so
-/// [`Model::rhs_param_jvp`] along them is [`Error::NotAvailable`], as in generated models.
+/// `x(t) = x0 cos(w t) + v0 / w sin(w t)`, `w = sqrt(k / m)`. [`Model::rhs_param_jvp`]
+/// along every parameter, as in generated models.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Oscillator {
     /// Mass.
@@ -105,22 +93,11 @@ impl Model for Oscillator {
         dp: &[f64],
         out: &mut [f64],
     ) -> Result<(), Error> {
-        let [_, v] = *as_array(state, "state")?;
-        let [_, _, dc, du] = *as_array(dp, "parameter direction")?;
-        only_forces(
-            dp,
-            &[
-                (
-                    0,
-                    "rhs_param_jvp along `m` (it enters more than the forces)",
-                ),
-                (
-                    1,
-                    "rhs_param_jvp along `k` (it enters more than the forces)",
-                ),
-            ],
-        )?;
-        *as_array_mut(out, "jvp output")? = [0.0, (du - v * dc) / self.m];
+        let [x, v] = *as_array(state, "state")?;
+        let [dm, dk, dc, du] = *as_array(dp, "parameter direction")?;
+        // v' = (u - k x - c v) / m
+        let a = (self.u - self.k * x - self.c * v) / self.m;
+        *as_array_mut(out, "jvp output")? = [0.0, (du - x * dk - v * dc - a * dm) / self.m];
         Ok(())
     }
     fn qdot(&self, _t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {

@@ -1,0 +1,287 @@
+//! A first-order dual number over `f64`, `re + eps ε` with `ε² = 0`: the scalar generated
+//! models evaluate `rhs_generic` in for [`Model::rhs_jvp`](crate::Model::rhs_jvp) and
+//! [`Model::rhs_param_jvp`](crate::Model::rhs_param_jvp) (forward-mode automatic
+//! differentiation of the emitted straight-line code). Here rather than num-dual's
+//! `Dual64` because generated code must build without the `dual` feature and under
+//! `no_std`; the elementary functions go through `f64`'s [`Scalar`] methods (libm
+//! without `std`).
+
+use crate::Scalar;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// `re + eps ε`, `ε² = 0`: `f(re + eps ε) = f(re) + f'(re) eps ε`.
+///
+/// ```
+/// use nonholo_runtime::__private::Dual;
+/// use nonholo_runtime::Scalar;
+/// // d/dx (x sin x) at x = 0.5 is sin 0.5 + 0.5 cos 0.5
+/// let x = Dual::new(0.5, 1.0);
+/// let y = x * x.sin();
+/// assert_eq!(y.re, 0.5 * 0.5f64.sin());
+/// assert!((y.eps - (0.5f64.sin() + 0.5 * 0.5f64.cos())).abs() < 1e-15);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Dual {
+    /// The value.
+    pub re: f64,
+    /// The derivative part (the directional derivative along the seed).
+    pub eps: f64,
+}
+
+impl Dual {
+    /// `re + eps ε`.
+    #[inline(always)]
+    pub const fn new(re: f64, eps: f64) -> Self {
+        Dual { re, eps }
+    }
+
+    /// `f(re) + f'(re) eps ε` from `f(re)` and `f'(re)`.
+    #[inline(always)]
+    fn chain(self, f: f64, df: f64) -> Self {
+        Dual::new(f, df * self.eps)
+    }
+}
+
+impl Add for Dual {
+    type Output = Dual;
+    #[inline(always)]
+    fn add(self, o: Dual) -> Dual {
+        Dual::new(self.re + o.re, self.eps + o.eps)
+    }
+}
+
+impl Sub for Dual {
+    type Output = Dual;
+    #[inline(always)]
+    fn sub(self, o: Dual) -> Dual {
+        Dual::new(self.re - o.re, self.eps - o.eps)
+    }
+}
+
+impl Mul for Dual {
+    type Output = Dual;
+    #[inline(always)]
+    fn mul(self, o: Dual) -> Dual {
+        Dual::new(self.re * o.re, self.eps * o.re + self.re * o.eps)
+    }
+}
+
+impl Div for Dual {
+    type Output = Dual;
+    /// One division: `(a/b)' = (a' - (a/b) b') / b`.
+    #[inline(always)]
+    fn div(self, o: Dual) -> Dual {
+        let inv = 1.0 / o.re;
+        let re = self.re * inv;
+        Dual::new(re, (self.eps - re * o.eps) * inv)
+    }
+}
+
+impl Neg for Dual {
+    type Output = Dual;
+    #[inline(always)]
+    fn neg(self) -> Dual {
+        Dual::new(-self.re, -self.eps)
+    }
+}
+
+macro_rules! assign_ops {
+    ($($tr:ident $m:ident $op:tt),*) => {$(
+        impl $tr for Dual {
+            #[inline(always)]
+            fn $m(&mut self, o: Dual) {
+                *self = *self $op o;
+            }
+        }
+    )*};
+}
+assign_ops!(AddAssign add_assign +, SubAssign sub_assign -, MulAssign mul_assign *, DivAssign div_assign /);
+
+impl Scalar for Dual {
+    #[inline(always)]
+    fn from_f64(x: f64) -> Self {
+        Dual::new(x, 0.0)
+    }
+    #[inline(always)]
+    fn re(self) -> f64 {
+        self.re
+    }
+    #[inline]
+    fn sin(self) -> Self {
+        let (s, c) = Scalar::sin_cos(self.re);
+        self.chain(s, c)
+    }
+    #[inline]
+    fn cos(self) -> Self {
+        let (s, c) = Scalar::sin_cos(self.re);
+        self.chain(c, -s)
+    }
+    #[inline]
+    fn sin_cos(self) -> (Self, Self) {
+        let (s, c) = Scalar::sin_cos(self.re);
+        (self.chain(s, c), self.chain(c, -s))
+    }
+    #[inline]
+    fn tan(self) -> Self {
+        let t = Scalar::tan(self.re);
+        self.chain(t, 1.0 + t * t)
+    }
+    #[inline]
+    fn asin(self) -> Self {
+        self.chain(
+            Scalar::asin(self.re),
+            1.0 / Scalar::sqrt(1.0 - self.re * self.re),
+        )
+    }
+    #[inline]
+    fn acos(self) -> Self {
+        self.chain(
+            Scalar::acos(self.re),
+            -1.0 / Scalar::sqrt(1.0 - self.re * self.re),
+        )
+    }
+    #[inline]
+    fn atan(self) -> Self {
+        self.chain(Scalar::atan(self.re), 1.0 / (1.0 + self.re * self.re))
+    }
+    #[inline]
+    fn atan2(self, x: Self) -> Self {
+        // d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
+        let r2 = x.re * x.re + self.re * self.re;
+        Dual::new(
+            Scalar::atan2(self.re, x.re),
+            (x.re * self.eps - self.re * x.eps) / r2,
+        )
+    }
+    #[inline]
+    fn sinh(self) -> Self {
+        self.chain(Scalar::sinh(self.re), Scalar::cosh(self.re))
+    }
+    #[inline]
+    fn cosh(self) -> Self {
+        self.chain(Scalar::cosh(self.re), Scalar::sinh(self.re))
+    }
+    #[inline]
+    fn tanh(self) -> Self {
+        let t = Scalar::tanh(self.re);
+        self.chain(t, 1.0 - t * t)
+    }
+    #[inline]
+    fn exp(self) -> Self {
+        let e = Scalar::exp(self.re);
+        self.chain(e, e)
+    }
+    #[inline]
+    fn ln(self) -> Self {
+        self.chain(Scalar::ln(self.re), 1.0 / self.re)
+    }
+    #[inline]
+    fn sqrt(self) -> Self {
+        let s = Scalar::sqrt(self.re);
+        self.chain(s, 0.5 / s)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        self * self.signum0()
+    }
+    #[inline]
+    fn powi(self, n: i32) -> Self {
+        match n {
+            0 => Dual::new(1.0, 0.0),
+            1 => self,
+            2 => self * self,
+            // the value as f64's powi computes it, so that `re` is the f64 rhs bit for bit
+            _ => self.chain(
+                Scalar::powi(self.re, n),
+                f64::from(n) * Scalar::powi(self.re, n - 1),
+            ),
+        }
+    }
+    #[inline]
+    fn powf(self, y: Self) -> Self {
+        // d(x^y) = y x^(y-1) dx + x^y ln(x) dy; the dy part only where x > 0 (as num-dual)
+        let v = Scalar::powf(self.re, y.re);
+        let dx = if self.eps == 0.0 {
+            0.0
+        } else {
+            y.re * Scalar::powf(self.re, y.re - 1.0) * self.eps
+        };
+        let dy = if y.eps != 0.0 && self.re > 0.0 {
+            v * Scalar::ln(self.re) * y.eps
+        } else {
+            0.0
+        };
+        Dual::new(v, dx + dy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `f'(x)` by a central difference (Richardson-extrapolated).
+    fn numeric(f: impl Fn(f64) -> f64, x: f64) -> f64 {
+        let d = |h: f64| (f(x + h) - f(x - h)) / (2.0 * h);
+        let h = 1e-3 * x.abs().max(1.0);
+        (4.0 * d(h / 2.0) - d(h)) / 3.0
+    }
+
+    #[test]
+    fn elementary_derivatives_match_differences() {
+        type F = (&'static str, fn(Dual) -> Dual, fn(f64) -> f64);
+        let fs: [F; 17] = [
+            ("sin", |x| x.sin(), f64::sin),
+            ("cos", |x| x.cos(), f64::cos),
+            ("sin_cos.0", |x| x.sin_cos().0, f64::sin),
+            ("sin_cos.1", |x| x.sin_cos().1, f64::cos),
+            ("tan", |x| x.tan(), f64::tan),
+            ("asin", |x| x.asin(), f64::asin),
+            ("acos", |x| x.acos(), f64::acos),
+            ("atan", |x| x.atan(), f64::atan),
+            ("sinh", |x| x.sinh(), f64::sinh),
+            ("cosh", |x| x.cosh(), f64::cosh),
+            ("tanh", |x| x.tanh(), f64::tanh),
+            ("exp", |x| x.exp(), f64::exp),
+            ("ln", |x| x.ln(), f64::ln),
+            ("sqrt", |x| x.sqrt(), f64::sqrt),
+            ("abs", |x| (-x).abs(), |x| (-x).abs()),
+            (
+                "powi",
+                |x| x.powi(-3) + x.powi(5) + x.powi(2),
+                |x| x.powi(-3) + x.powi(5) + x.powi(2),
+            ),
+            (
+                "div",
+                |x| (x * x + Dual::from_f64(1.0)) / (x - Dual::from_f64(2.0)),
+                |x| (x * x + 1.0) / (x - 2.0),
+            ),
+        ];
+        for (name, fd, f) in fs {
+            for x in [0.3, 0.7, -0.4] {
+                if (name == "ln" || name == "sqrt") && x < 0.0 {
+                    continue;
+                }
+                let y = fd(Dual::new(x, 1.0));
+                assert_eq!(y.re, f(x), "{name}({x})");
+                let want = numeric(f, x);
+                assert!(
+                    (y.eps - want).abs() < 1e-8 * want.abs().max(1.0),
+                    "{name}'({x}) = {} against {want}",
+                    y.eps
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn two_argument_functions_carry_both_derivatives() {
+        // along (dy, dx) = (0.3, -0.2)
+        let (y, x) = (Dual::new(0.8, 0.3), Dual::new(-0.5, -0.2));
+        let at = |h: f64| (0.8 + 0.3 * h).atan2(-0.5 - 0.2 * h);
+        let pw = |h: f64| (1.3 + 0.3 * h).powf(0.7 - 0.2 * h);
+        assert!((y.atan2(x).eps - numeric(at, 0.0)).abs() < 1e-9);
+        let p = Dual::new(1.3, 0.3).powf(Dual::new(0.7, -0.2));
+        assert!((p.eps - numeric(pw, 0.0)).abs() < 1e-9);
+        assert_eq!(p.re, 1.3f64.powf(0.7));
+    }
+}
