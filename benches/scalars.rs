@@ -1,8 +1,9 @@
 //! The generated right-hand side in each scalar: `f64` (`Model::rhs`, which is
-//! `rhs_generic::<f64>`), `f32` and num-dual's `Dual64` (`rhs_generic`), for the eight
+//! `rhs_generic::<f64>`), `f32` and num-dual's `Dual64` (`rhs_generic`), and `Model::rhs_jvp` (the
+//! generated models' own dual numbers), for the eight
 //! worked systems of the papers and the Whipple bicycle, at one state each.
 //!
-//! Groups are `scalars/<model>`, functions `f64`, `f32`, `dual64`
+//! Groups are `scalars/<model>`, functions `f64`, `f32`, `dual64`, `rhs_jvp`
 //! (`target/criterion/scalars_<model>/<function>/new/estimates.json`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -65,6 +66,19 @@ macro_rules! bench_scalars {
                     .rhs_generic(black_box(Dual64::from(0.3)), black_box(&sd), &mut d)
                     .unwrap();
                 d
+            })
+        });
+        // what generated models do with the dual numbers: Model::rhs_jvp, the state
+        // seeded with the direction e_0 (the dual64 state above)
+        let mut v = [0.0; N];
+        v[0] = 1.0;
+        g.bench_function("rhs_jvp", |b| {
+            b.iter(|| {
+                let mut o = [0.0; N];
+                black_box(&m64)
+                    .rhs_jvp(black_box(0.3), black_box(&s), black_box(&v), &mut o)
+                    .unwrap();
+                o
             })
         });
         g.finish();
