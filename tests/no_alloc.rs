@@ -1,4 +1,5 @@
-//! The generated right-hand sides allocate nothing per call (a counting global allocator).
+//! The generated right-hand sides and their Jacobian-vector products allocate nothing per
+//! call (a counting global allocator).
 
 use nonholo::models::{ParallelPoints, RollingDiskPendulum, Skate, WhippleBicycle};
 use nonholo::prelude::*;
@@ -32,6 +33,8 @@ static GLOBAL: Counting = Counting;
 
 fn count<M: Model>(m: &M, state: &[f64]) -> usize {
     let mut d = M::ZERO_STATE;
+    let np = M::PARAMETERS.len();
+    let mut dp = vec![0.0; np];
     let before = allocations();
     for i in 0..1000 {
         m.rhs(i as f64 * 1e-3, state, d.as_mut()).expect("rhs");
@@ -39,6 +42,15 @@ fn count<M: Model>(m: &M, state: &[f64]) -> usize {
         let mut qd = M::ZERO_STATE;
         m.qdot(0.0, q, z, &mut qd.as_mut()[..M::NQ]).expect("qdot");
         let _ = m.energy(0.0, state).expect("energy");
+        // the Jacobian-vector products (every Newton iteration of an implicit method)
+        let mut v = M::ZERO_STATE;
+        v.as_mut()[i % M::DIM] = 1.0;
+        m.rhs_jvp(0.0, state, v.as_ref(), d.as_mut())
+            .expect("rhs_jvp");
+        dp.iter_mut().for_each(|x| *x = 0.0);
+        dp[i % np] = 1.0;
+        m.rhs_param_jvp(0.0, state, &dp, d.as_mut())
+            .expect("rhs_param_jvp");
     }
     allocations() - before
 }
