@@ -368,7 +368,7 @@ impl<'g> Program<'g> {
     /// go on with the rest. The counts are kept across the steps (a step takes its group's
     /// factors out of them), so a sum of `T` terms of `F` factors costs `O(T F)` plus a
     /// scan of the bases per step, not a recount (`O(T^2 F)` over a long sum: a large
-    /// model's JVP sums have hundreds of terms).
+    /// model's forcing and power-balance sums have hundreds of terms).
     fn factor_greedy(&mut self, mut terms: Vec<Term>) -> Vec<(Number, OpId)> {
         let mut count: HashMap<(Id, bool), usize> = HashMap::default();
         for (_, fs) in &terms {

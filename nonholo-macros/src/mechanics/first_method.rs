@@ -1,6 +1,7 @@
 //! What every first-method formulation (state `[q, z]`, `dq/dt = psi(q, z, t)`,
 //! `G dz/dt = forcing`) shares once its G and forcing are derived: the energy on the
-//! state, the exact Jacobian-vector product and the power balance.
+//! state and the power balance (the Jacobian-vector products need nothing symbolic: the
+//! emitted `rhs_jvp` runs `rhs_generic` in dual numbers).
 
 use super::lagrangian::LagrangeTerms;
 use super::power::{self, PowerTerms};
@@ -58,7 +59,7 @@ pub struct Derived {
 }
 
 /// The Equations of a first-method formulation: `d` plus the energy at `dot(q) = psi`
-/// (appended to the text), the exact JVP and the power balance.
+/// (appended to the text) and the power balance.
 pub fn complete(
     low: &mut Lowered,
     lt: &LagrangeTerms,

@@ -3,8 +3,9 @@
 //! Every formulation is a function of the same shape, [`FormulationFn`]: the lowered
 //! model and its Lagrange terms in, one [`Equations`] out. First-method formulations
 //! (state `[q, z]`) share the velocity map ([`velocities`]) and what [`first_method`]
-//! adds to any `G dz/dt = forcing` (energy, exact JVP, power balance); the second method
-//! (state `[q, dot(q)]`) is [`multipliers`].
+//! adds to any `G dz/dt = forcing` (energy, power balance); the second method (state
+//! `[q, dot(q)]`) is [`multipliers`]. Nothing here is differentiated for the Jacobians:
+//! the emitted `rhs_jvp` runs `rhs_generic` in dual numbers.
 //!
 //! # Glossary (paper symbol -> code name)
 //!
