@@ -68,7 +68,9 @@ impl Mul for Dual {
 
 impl Div for Dual {
     type Output = Dual;
-    /// One division: `(a/b)' = (a' - (a/b) b') / b`.
+    /// One division: `(a/b)' = (a' - (a/b) b') / b`. The value is `a * (1/b)`, which can
+    /// differ from `f64`'s `a / b` in the last bit (exactly `1/b` for the emitter's
+    /// reciprocals); generated code reads values only for its checks.
     #[inline(always)]
     fn div(self, o: Dual) -> Dual {
         let inv = 1.0 / o.re;
@@ -190,7 +192,7 @@ impl Scalar for Dual {
             0 => Dual::new(1.0, 0.0),
             1 => self,
             2 => self * self,
-            // the value as f64's powi computes it, so that `re` is the f64 rhs bit for bit
+            // the value as f64's powi computes it (not `p * re`, one rounding more)
             _ => self.chain(
                 Scalar::powi(self.re, n),
                 f64::from(n) * Scalar::powi(self.re, n - 1),
@@ -262,7 +264,15 @@ mod tests {
                     continue;
                 }
                 let y = fd(Dual::new(x, 1.0));
-                assert_eq!(y.re, f(x), "{name}({x})");
+                if name == "div" {
+                    // a * (1/b) against a / b: one rounding apart at most
+                    assert!(
+                        (y.re - f(x)).abs() <= 2.0 * f64::EPSILON * f(x).abs(),
+                        "div({x})"
+                    );
+                } else {
+                    assert_eq!(y.re, f(x), "{name}({x})");
+                }
                 let want = numeric(f, x);
                 assert!(
                     (y.eps - want).abs() < 1e-8 * want.abs().max(1.0),
