@@ -26,7 +26,7 @@ mod hand;
 use criterion::{criterion_group, criterion_main, Criterion};
 use hand::{
     assigned_front, assigned_spin, coaxial_disks, parallel_points, pendulum_skate,
-    rolling_disk_pendulum, skate, vertical_disk,
+    rolling_disk_pendulum, skate, vertical_disk, Libm, Std,
 };
 use nonholo::models::{
     AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDiskPendulum,
@@ -89,15 +89,16 @@ fn bench_one<M: Model, const N: usize>(
     name: &str,
     model: M,
     other: M,
-    hand: Hand<M, N>,
+    (hand, hand_libm): (Hand<M, N>, Hand<M, N>),
     rng: &mut SplitMix64,
 ) {
     check(name, &model, hand, rng);
     check(&format!("{name} (other parameters)"), &other, hand, rng);
+    check(&format!("{name} (libm)"), &model, hand_libm, rng);
     let t = rng.uniform(0.0, 10.0);
     let s: [f64; N] = random_state(rng);
     if std::env::var_os("NONHOLO_RHS_PAIRED").is_some() {
-        paired(name, &model, hand, t, &s);
+        paired(name, &model, [hand, hand_libm], t, &s);
         return;
     }
     let mut group = c.benchmark_group(name);
@@ -117,20 +118,34 @@ fn bench_one<M: Model, const N: usize>(
             d
         })
     });
+    group.bench_function("hand_written_libm", |b| {
+        b.iter(|| {
+            let mut d = [0.0; N];
+            hand_libm(black_box(&model), black_box(t), black_box(&s), &mut d);
+            d
+        })
+    });
     group.finish();
 }
 
 /// The noise-robust ratio (`NONHOLO_RHS_PAIRED=1 cargo bench --bench rhs`): 40 rounds
-/// alternate 100 000 generated and 100 000 hand-written calls, and the fastest round of
-/// each is kept, so a busy moment of a shared machine slows both or neither.
-fn paired<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, t: f64, s: &[f64; N]) {
+/// alternate 100 000 calls of the generated rhs, the hand-written one with std's sines and
+/// the hand-written one with libm's, and the fastest round of each is kept, so a busy
+/// moment of a shared machine slows all or none.
+fn paired<M: Model, const N: usize>(
+    name: &str,
+    model: &M,
+    hands: [Hand<M, N>; 2],
+    t: f64,
+    s: &[f64; N],
+) {
     const CALLS: u32 = 100_000;
     // `NONHOLO_RHS_ROUNDS=1` for a run under `valgrind --tool=callgrind` (instructions)
     let rounds: u32 = std::env::var("NONHOLO_RHS_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(40);
-    let mut best = [f64::INFINITY; 2];
+    let mut best = [f64::INFINITY; 3];
     for _ in 0..rounds {
         for (k, b) in best.iter_mut().enumerate() {
             let start = std::time::Instant::now();
@@ -141,7 +156,7 @@ fn paired<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, t: 
                         .rhs(black_box(t), black_box(s), &mut d)
                         .unwrap();
                 } else {
-                    hand(black_box(model), black_box(t), black_box(s), &mut d);
+                    hands[k - 1](black_box(model), black_box(t), black_box(s), &mut d);
                 }
                 black_box(d);
             }
@@ -149,10 +164,12 @@ fn paired<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, t: 
         }
     }
     println!(
-        "{name:24} generated {:7.1} ns  hand-written {:7.1} ns  ratio {:.2}",
+        "{name:22} generated {:6.1} ns  hand-written {:6.1} ns, ratio {:.2}  (with libm's sines {:6.1} ns, ratio {:.2})",
         best[0],
         best[1],
-        best[0] / best[1]
+        best[0] / best[1],
+        best[2],
+        best[0] / best[2]
     );
 }
 
@@ -164,7 +181,7 @@ fn benches(c: &mut Criterion) {
         "skate",
         Skate::default(),
         Skate::default().with_alpha(0.3).with_c(0.2),
-        skate,
+        (skate::<Std>, skate::<Libm>),
         rng,
     );
     bench_one(
@@ -172,7 +189,7 @@ fn benches(c: &mut Criterion) {
         "vertical_disk",
         VerticalDisk::default(),
         VerticalDisk::default().with_alpha(0.3),
-        vertical_disk,
+        (vertical_disk::<Std>, vertical_disk::<Libm>),
         rng,
     );
     bench_one(
@@ -180,7 +197,7 @@ fn benches(c: &mut Criterion) {
         "coaxial_disks",
         CoaxialDisks::default(),
         CoaxialDisks::default().with_a(1.3),
-        coaxial_disks,
+        (coaxial_disks::<Std>, coaxial_disks::<Libm>),
         rng,
     );
     bench_one(
@@ -188,7 +205,7 @@ fn benches(c: &mut Criterion) {
         "parallel_points",
         ParallelPoints::default(),
         ParallelPoints::default().with_m2(0.7),
-        parallel_points,
+        (parallel_points::<Std>, parallel_points::<Libm>),
         rng,
     );
     bench_one(
@@ -196,7 +213,7 @@ fn benches(c: &mut Criterion) {
         "pendulum_skate",
         PendulumSkate::default(),
         PendulumSkate::default().with_c_phi(0.3).with_c_th1(0.2),
-        pendulum_skate,
+        (pendulum_skate::<Std>, pendulum_skate::<Libm>),
         rng,
     );
     bench_one(
@@ -204,7 +221,7 @@ fn benches(c: &mut Criterion) {
         "assigned_front",
         AssignedFront::default(),
         AssignedFront::default().with_c_th(0.3).with_c_th1(0.2),
-        assigned_front,
+        (assigned_front::<Std>, assigned_front::<Libm>),
         rng,
     );
     bench_one(
@@ -215,7 +232,7 @@ fn benches(c: &mut Criterion) {
             .with_c_phi(0.3)
             .with_c_th1(0.2)
             .with_tau(0.7),
-        rolling_disk_pendulum,
+        (rolling_disk_pendulum::<Std>, rolling_disk_pendulum::<Libm>),
         rng,
     );
     bench_one(
@@ -223,7 +240,7 @@ fn benches(c: &mut Criterion) {
         "assigned_spin",
         AssignedSpin::default(),
         AssignedSpin::default().with_c_phi(0.3).with_c_th1(0.2),
-        assigned_spin,
+        (assigned_spin::<Std>, assigned_spin::<Libm>),
         rng,
     );
 }

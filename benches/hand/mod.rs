@@ -11,6 +11,56 @@ use nonholo::models::{
     Skate, VerticalDisk,
 };
 // ==================================================================================
+// Sines and cosines
+// ==================================================================================
+
+/// Where a hand-written rhs takes its sines and cosines from. [`Std`] is what an expert
+/// writes (`f64::sin_cos`, the platform's libm); [`Libm`] is the libm crate, which is what
+/// the generated code calls for `f64` and `f32` (`nonholo::Scalar`), so that pair compares
+/// the emitted arithmetic alone.
+pub trait Trig {
+    fn sin_cos(x: f64) -> (f64, f64);
+    fn sin(x: f64) -> f64;
+    fn cos(x: f64) -> f64;
+}
+
+/// std's `f64::sin_cos`, `f64::sin`, `f64::cos`.
+pub struct Std;
+
+impl Trig for Std {
+    #[inline(always)]
+    fn sin_cos(x: f64) -> (f64, f64) {
+        x.sin_cos()
+    }
+    #[inline(always)]
+    fn sin(x: f64) -> f64 {
+        x.sin()
+    }
+    #[inline(always)]
+    fn cos(x: f64) -> f64 {
+        x.cos()
+    }
+}
+
+/// The libm crate's `sincos`, `sin`, `cos`.
+pub struct Libm;
+
+impl Trig for Libm {
+    #[inline(always)]
+    fn sin_cos(x: f64) -> (f64, f64) {
+        libm::sincos(x)
+    }
+    #[inline(always)]
+    fn sin(x: f64) -> f64 {
+        libm::sin(x)
+    }
+    #[inline(always)]
+    fn cos(x: f64) -> f64 {
+        libm::cos(x)
+    }
+}
+
+// ==================================================================================
 // Small helpers
 // ==================================================================================
 
@@ -77,13 +127,13 @@ fn rider(m_s: f64, m_d: f64, kappa: f64, kappa1: f64, kappa2: f64) -> (f64, f64,
 /// dz1/dt = (A1 cos theta + A2 sin theta)/m, dz2/dt = A3/I with
 /// A = (m g sin(alpha), 0, -c thetad) (the model's incline potential and damping).
 #[inline(never)]
-pub fn skate(p: &Skate, _t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
+pub fn skate<T: Trig>(p: &Skate, _t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
     let [_, _, th, z1, z2] = *s;
-    let (st, ct) = th.sin_cos();
+    let (st, ct) = T::sin_cos(th);
     d[0] = z1 * ct;
     d[1] = z1 * st;
     d[2] = z2;
-    d[3] = p.g * p.alpha.sin() * ct;
+    d[3] = p.g * T::sin(p.alpha) * ct;
     d[4] = -p.c * z2 / p.inertia;
 }
 
@@ -91,25 +141,25 @@ pub fn skate(p: &Skate, _t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
 /// dz1/dt = (A1 R cos psi + A2 R sin psi + A3)/(m R^2 + A), dz2/dt = A4/B,
 /// A = (m g sin(alpha), 0, 0, 0).
 #[inline(never)]
-pub fn vertical_disk(p: &VerticalDisk, _t: f64, s: &[f64; 6], d: &mut [f64; 6]) {
+pub fn vertical_disk<T: Trig>(p: &VerticalDisk, _t: f64, s: &[f64; 6], d: &mut [f64; 6]) {
     let [_, _, _, psi, z1, z2] = *s;
-    let (sp, cp) = psi.sin_cos();
+    let (sp, cp) = T::sin_cos(psi);
     let r = p.r;
     let rz1 = r * z1;
     d[0] = rz1 * cp;
     d[1] = rz1 * sp;
     d[2] = z1;
     d[3] = z2;
-    d[4] = p.m * p.g * p.alpha.sin() * r * cp / (p.m * r * r + p.a_inertia);
+    d[4] = p.m * p.g * T::sin(p.alpha) * r * cp / (p.m * r * r + p.a_inertia);
     d[5] = 0.0;
 }
 
 /// Benenti 9.3, (9.12) and dz/dt = G^{-1} Z (ERRATA: the print omits G^{-1}): state
 /// (x, y, theta1, theta2, psi, z1, z2). The model has no forces, so Z = 0: constant spins.
 #[inline(never)]
-pub fn coaxial_disks(p: &CoaxialDisks, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) {
+pub fn coaxial_disks<T: Trig>(p: &CoaxialDisks, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) {
     let [_, _, _, _, psi, z1, z2] = *s;
-    let (sp, cp) = psi.sin_cos();
+    let (sp, cp) = T::sin_cos(psi);
     let r = p.r;
     let rz1 = r * z1;
     d[0] = rz1 * cp;
@@ -124,9 +174,9 @@ pub fn coaxial_disks(p: &CoaxialDisks, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) 
 /// Benenti 9.4, (9.17)/(9.18) with A = (m1 g, 0, m2 g, 0): state (x1, y1, x2, y2, rho,
 /// sigma, theta).
 #[inline(never)]
-pub fn parallel_points(p: &ParallelPoints, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) {
+pub fn parallel_points<T: Trig>(p: &ParallelPoints, _t: f64, s: &[f64; 7], d: &mut [f64; 7]) {
     let [_, _, _, _, rho, sig, th] = *s;
-    let (st, ct) = th.sin_cos();
+    let (st, ct) = T::sin_cos(th);
     let (m1, m2, g) = (p.m1, p.m2, p.g);
     d[0] = rho * ct;
     d[1] = rho * st;
@@ -149,14 +199,14 @@ pub fn parallel_points(p: &ParallelPoints, _t: f64, s: &[f64; 7], d: &mut [f64; 
 /// drop, which cancels the F2 and rho F1 parts of eqs. 1-2. Forces -Gamma^T F with
 /// F_phi = -c_phi phid, F_theta1 = -c_th1 theta1d.
 #[inline(never)]
-pub fn pendulum_skate(p: &PendulumSkate, _t: f64, s: &[f64; 9], d: &mut [f64; 9]) {
+pub fn pendulum_skate<T: Trig>(p: &PendulumSkate, _t: f64, s: &[f64; 9], d: &mut [f64; 9]) {
     let [_, _, phi, th, th1, e1, e2, e3, e4] = *s;
     let (v1, v2, v3, mk, mkk) = rider(p.m_s, p.m_d, p.kappa, p.kappa1, p.kappa2);
     let rho = p.rho;
     let m_t = p.big_m + p.m_s + p.m_d;
-    let (sp, cp) = phi.sin_cos();
-    let (st, ct) = th.sin_cos();
-    let (st1, ct1) = th1.sin_cos();
+    let (sp, cp) = T::sin_cos(phi);
+    let (st, ct) = T::sin_cos(th);
+    let (st1, ct1) = T::sin_cos(th1);
     let spp = st * ct1 + ct * st1; // sin(theta + theta1)
     let cpp = ct * ct1 - st * st1; // cos(theta + theta1)
 
@@ -205,16 +255,16 @@ pub fn pendulum_skate(p: &PendulumSkate, _t: f64, s: &[f64; 9], d: &mut [f64; 9]
 /// eq. 2 and the dropped -A_{Gamma,Theta} dbeta/dt terms), forces F_theta = -c_th thetad,
 /// F_theta1 = -c_th1 theta1d.
 #[inline(never)]
-pub fn assigned_front(p: &AssignedFront, t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
+pub fn assigned_front<T: Trig>(p: &AssignedFront, t: f64, s: &[f64; 5], d: &mut [f64; 5]) {
     let [phi, th, th1, e1, e2] = *s;
     let (v1, v2, v3, mk, mkk) = rider(p.m_s, p.m_d, p.kappa, p.kappa1, p.kappa2);
     let (rho, g, w) = (p.rho, p.g, p.omega);
-    let (sp, cp) = phi.sin_cos();
-    let (st, ct) = th.sin_cos();
-    let (st1, ct1) = th1.sin_cos();
+    let (sp, cp) = T::sin_cos(phi);
+    let (st, ct) = T::sin_cos(th);
+    let (st1, ct1) = T::sin_cos(th1);
     let spp = st * ct1 + ct * st1;
     let cpp = ct * ct1 - st * st1;
-    let (swt, cwt) = (w * t).sin_cos();
+    let (swt, cwt) = T::sin_cos(w * t);
 
     // Front point velocity and acceleration (xFdd = 0).
     let xfd = p.v0;
@@ -247,7 +297,12 @@ pub fn assigned_front(p: &AssignedFront, t: f64, s: &[f64; 5], d: &mut [f64; 5])
 /// that (16)-(17) drop, hand-derived d b_ij / d theta, d b_ij / d theta1, and forces
 /// -Gamma^T F with F_phi = -c_phi phid, F_phi1 = tau, F_theta1 = -c_th1 theta1d.
 #[inline(never)]
-pub fn rolling_disk_pendulum(p: &RollingDiskPendulum, _t: f64, s: &[f64; 10], d: &mut [f64; 10]) {
+pub fn rolling_disk_pendulum<T: Trig>(
+    p: &RollingDiskPendulum,
+    _t: f64,
+    s: &[f64; 10],
+    d: &mut [f64; 10],
+) {
     let [_, _, phi, _, th, th1, e1, e2, e3, e4] = *s;
     let (v1, v2, v3, mk, mkk) = rider(p.m_s, p.m_d, p.kappa, p.kappa1, p.kappa2);
     let (big_m, r, g) = (p.big_m, p.r, p.g);
@@ -255,9 +310,9 @@ pub fn rolling_disk_pendulum(p: &RollingDiskPendulum, _t: f64, s: &[f64; 10], d:
     let m_t = big_m + p.m_s + p.m_d;
     let v1h = v1 + big_m * r;
     let a_h = v2 + big_m * r * r + 0.5 * i_d; // v2hat + I_D/2
-    let (sp, cp) = phi.sin_cos();
-    let (st, ct) = th.sin_cos();
-    let (st1, ct1) = th1.sin_cos();
+    let (sp, cp) = T::sin_cos(phi);
+    let (st, ct) = T::sin_cos(th);
+    let (st1, ct1) = T::sin_cos(th1);
     let spp = st * ct1 + ct * st1;
     let cpp = ct * ct1 - st * st1;
 
@@ -376,19 +431,19 @@ pub fn rolling_disk_pendulum(p: &RollingDiskPendulum, _t: f64, s: &[f64; 10], d:
 /// m_D kappa cos theta1 eta3: etadot1 = F_phi - R phi1d W and the (theta, theta1) block.
 /// Forces F_phi = -c_phi phid, F_theta1 = -c_th1 theta1d.
 #[inline(never)]
-pub fn assigned_spin(p: &AssignedSpin, t: f64, s: &[f64; 8], d: &mut [f64; 8]) {
+pub fn assigned_spin<T: Trig>(p: &AssignedSpin, t: f64, s: &[f64; 8], d: &mut [f64; 8]) {
     let [_, _, phi, th, th1, e1, e2, e3] = *s;
     let (v1, v2, v3, mk, mkk) = rider(p.m_s, p.m_d, p.kappa, p.kappa1, p.kappa2);
     let (big_m, r, g) = (p.big_m, p.r, p.g);
     let i_d = 0.5 * big_m * r * r;
     let v1h = v1 + big_m * r;
     let a_h = v2 + big_m * r * r + 0.5 * i_d;
-    let (sp, cp) = phi.sin_cos();
-    let (st, ct) = th.sin_cos();
-    let (st1, ct1) = th1.sin_cos();
+    let (sp, cp) = T::sin_cos(phi);
+    let (st, ct) = T::sin_cos(th);
+    let (st1, ct1) = T::sin_cos(th1);
     let spp = st * ct1 + ct * st1;
     let cpp = ct * ct1 - st * st1;
-    let phi1d = p.w0 + p.a_s * p.omega * (p.omega * t).cos();
+    let phi1d = p.w0 + p.a_s * p.omega * T::cos(p.omega * t);
 
     let f1 = v1h * st + mk * st1;
     let f2 = a_h * st * st + mkk * st1 * st1 + 2.0 * v3 * st * st1 + 0.5 * i_d;
