@@ -3,7 +3,7 @@
 //! inlined. A [`Layout`] names the outputs of one block so that callers never compute
 //! offsets.
 
-use super::program::{earliest_first, factor_ready, term_ready, Op, OpId, Program};
+use super::program::{earliest_first, factor_ready, term_ready, Op, OpId, Program, DIV};
 use crate::check::Checked;
 use crate::model::Symbols;
 use crate::sym::{Func, Graph, Id, Mat, Number};
@@ -333,8 +333,10 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             .cloned()
             .unwrap_or_else(|| cx.num.wrap(quote! { ::core::f64::NAN })),
         Op::Sum(c, ts) => {
+            let (mut c, mut terms) = (*c, Vec::new());
+            sum_terms(cx, ts, Number::ONE, &mut c, &mut terms);
             // (ready, negative, |k| x)
-            let mut xs: Vec<(u32, bool, TokenStream)> = ts
+            let mut xs: Vec<(u32, bool, TokenStream)> = terms
                 .iter()
                 .map(|(k, x)| {
                     let neg = k.is_negative();
@@ -351,7 +353,7 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
                 .collect();
             if !c.is_zero() {
                 let neg = c.is_negative();
-                xs.push((0, neg, cx.num.lit(if neg { c.neg() } else { *c })));
+                xs.push((0, neg, cx.num.lit(if neg { c.neg() } else { c })));
             }
             let xs = xs.into_iter().map(|(r, n, t)| (r, (n, t))).collect();
             let (neg, sum) = earliest_first(xs, |(na, a), (nb, b)| match (na, nb) {
@@ -371,23 +373,25 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             // factors, and the denominators of reciprocals not computed on their own
             let mut num = Vec::new();
             let mut den = Vec::new();
-            for (x, e) in fs.iter() {
-                match cx.p.op(*x) {
-                    Op::Recip(d) if !cx.names.contains_key(x) && *e == 1 => {
-                        den.push((cx.ready[d.0 as usize], render(cx, *d)))
-                    }
-                    _ => num.push((factor_ready(cx.ready[x.0 as usize], *e), power(cx, *x, *e))),
-                }
-            }
-            let product = |xs| {
+            mul_factors(cx, fs, &mut num, &mut den);
+            let product = |xs: Vec<(u32, TokenStream)>| {
                 earliest_first(xs, |a, b| quote! { (#a * #b) })
-                    .map_or_else(|| cx.num.lit(Number::ONE), |(_, p)| p)
+                    .unwrap_or_else(|| (0, cx.num.lit(Number::ONE)))
             };
             if den.is_empty() {
-                product(num)
+                product(num).1
             } else {
-                let (num, den) = (product(num), product(den));
-                quote! { (#num / #den) }
+                // divide the factors ready by the time the denominator is (at least one),
+                // then multiply in the later ones: the division's latency overlaps the
+                // wait for them instead of following it
+                let (rd, d) = product(den);
+                num.sort_by_key(|(r, _)| *r);
+                let early = num.iter().take_while(|(r, _)| *r <= rd).count().max(1);
+                let late = num.split_off(early.min(num.len()));
+                let (re, n) = product(num);
+                let mut xs = vec![(re.max(rd) + DIV, quote! { (#n / #d) })];
+                xs.extend(late);
+                product(xs).1
             }
         }
         Op::Recip(d) => {
@@ -413,6 +417,51 @@ fn render(cx: &Ctx, id: OpId) -> TokenStream {
             let b = render(cx, *b);
             let m = Ident::new(f.name(), Span::call_site());
             quote! { ::nonholo::Scalar::#m(#a, #b) }
+        }
+    }
+}
+
+/// The terms of a sum, scaled by `sign` (+-1), with every term that is itself a unit
+/// multiple of a sum written inline (not a `let`) opened into its terms: the operands of
+/// one [`earliest_first`] tree instead of a tree inside a tree. As many additions either
+/// way, and the value ready last costs one addition after it is ready, not one per level
+/// of nesting. Constants are collected in `c`.
+fn sum_terms(
+    cx: &Ctx,
+    ts: &[(Number, OpId)],
+    sign: Number,
+    c: &mut Number,
+    out: &mut Vec<(Number, OpId)>,
+) {
+    for (k, x) in ts {
+        let k = k.mul(sign);
+        match cx.p.op(*x) {
+            Op::Sum(c2, ts2) if !cx.names.contains_key(x) && (k.is_one() || k.neg().is_one()) => {
+                *c = c.add(c2.mul(k));
+                sum_terms(cx, ts2, k, c, out);
+            }
+            _ => out.push((k, *x)),
+        }
+    }
+}
+
+/// The factors of a product, with every factor that is itself a product written inline
+/// opened into its factors (and its reciprocals into the denominator), as (ready, code)
+/// operands of one [`earliest_first`] tree: `m_d * (kappa * x)` with a late `x` becomes
+/// `(m_d * kappa) * x`, one multiplication after `x` instead of two. As many
+/// multiplications either way.
+fn mul_factors(
+    cx: &Ctx,
+    fs: &[(OpId, i32)],
+    num: &mut Vec<(u32, TokenStream)>,
+    den: &mut Vec<(u32, TokenStream)>,
+) {
+    for (x, e) in fs {
+        let inline = !cx.names.contains_key(x) && *e == 1;
+        match cx.p.op(*x) {
+            Op::Mul(fs2) if inline => mul_factors(cx, fs2, num, den),
+            Op::Recip(d) if inline => den.push((cx.ready[d.0 as usize], render(cx, *d))),
+            _ => num.push((factor_ready(cx.ready[x.0 as usize], *e), power(cx, *x, *e))),
         }
     }
 }

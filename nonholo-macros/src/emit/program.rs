@@ -15,7 +15,7 @@ use crate::sym::{Func, Func2, Graph, Id, Node, Number};
 /// The latency of an addition or a multiplication, in cycles ([`Program::ready_times`]).
 pub const FLOP: u32 = 4;
 /// The latency of a division, in cycles.
-const DIV: u32 = 14;
+pub const DIV: u32 = 14;
 /// The latency of an elementary function (a call), in cycles.
 const CALL: u32 = 40;
 
