@@ -17,8 +17,8 @@
 //! or without `std`: a model computes the same bits on a desktop and in a `no_std` build,
 //! and on every platform. libm's `sincos` is also the faster one in generated code. glibc's
 //! saves the MXCSR register on every call, and that read waits for the floating-point work
-//! in flight. The rolling models' rhs calls two to four of them, and in `benches/rhs.rs`
-//! they run 10–30 % faster with libm's. Both are below one ulp of error. On 60 000 random
+//! in flight. The rolling models' rhs calls one to four of them, and in `benches/rhs.rs`
+//! they run 3–35 % faster with libm's. Both are below one ulp of error. On 60 000 random
 //! arguments, glibc's was at most 0.52 ulp off and libm's at most 0.75 ulp
 //! (BENCHMARKS.md). The other functions, with `std`, are the floats' inherent methods (the
 //! platform's); without it, libm's. So the emitted code names no `std` item and builds in
