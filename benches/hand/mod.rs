@@ -15,9 +15,8 @@ use nonholo::models::{
 // ==================================================================================
 
 /// Where a hand-written rhs takes its sines and cosines from. [`Std`] is what an expert
-/// writes (`f64::sin_cos`, the platform's libm); [`Libm`] is the libm crate, which is what
-/// the generated code calls for `f64` and `f32` (`nonholo::Scalar`), so that pair compares
-/// the emitted arithmetic alone.
+/// writes (`f64::sin_cos`, the platform's libm); [`Libm`] is what the generated code calls
+/// (`nonholo::Scalar`, libm's), so that pair compares the emitted arithmetic alone.
 pub trait Trig {
     fn sin_cos(x: f64) -> (f64, f64);
     fn sin(x: f64) -> f64;
@@ -42,21 +41,22 @@ impl Trig for Std {
     }
 }
 
-/// The libm crate's `sincos`, `sin`, `cos`.
+/// The sines and cosines `nonholo::Scalar` gives `f64`, the ones the generated code
+/// calls (libm's, with or without `std`).
 pub struct Libm;
 
 impl Trig for Libm {
     #[inline(always)]
     fn sin_cos(x: f64) -> (f64, f64) {
-        libm::sincos(x)
+        nonholo::Scalar::sin_cos(x)
     }
     #[inline(always)]
     fn sin(x: f64) -> f64 {
-        libm::sin(x)
+        nonholo::Scalar::sin(x)
     }
     #[inline(always)]
     fn cos(x: f64) -> f64 {
-        libm::cos(x)
+        nonholo::Scalar::cos(x)
     }
 }
 
