@@ -10,6 +10,7 @@ use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
+use core::marker::PhantomData;
 use core::ops::Range;
 
 use diffsol::error::OdeSolverError;
@@ -21,8 +22,10 @@ use diffsol::{
 use crate::model::{check_state, validate_layout};
 use crate::{Error, Model, SimulationError, Trajectory};
 
+mod dop853;
 mod options;
-use options::Sampling;
+use dop853::Dop853;
+use options::{Event, Sampling};
 pub use options::{Method, Options};
 
 /// Integrate `model` from `state0` over the time span `t` with diffsol.
@@ -226,7 +229,35 @@ fn run<M: Model>(
     let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
     let monitor =
         (o.monitor_constraints && o.constraint_tol < f64::INFINITY).then_some(o.constraint_tol);
+    let drive = Drive {
+        model,
+        state0,
+        t0,
+        t_end,
+        o,
+        samples,
+        traj,
+        monitor,
+    };
+    match o.method {
+        Method::Dop853 => {
+            let stepper = Dop853::new(model, t0, state0, t_end, o.rtol, o.atol, o.event.as_ref())?;
+            drive.run(stepper)
+        }
+        Method::Tsit45 | Method::Bdf | Method::Esdirk34 => run_diffsol(drive),
+    }
+}
 
+/// The methods diffsol steps: its problem built from the model's closures.
+fn run_diffsol<M: Model>(drive: Drive<'_, M>) -> Result<(), Error> {
+    let Drive {
+        model,
+        state0,
+        t0,
+        t_end,
+        o,
+        ..
+    } = drive;
     // diffsol's closures cannot fail: the first model error is parked here, the stage is
     // poisoned with NaN (so diffsol rejects the step) and the error is reported after the
     // step, in preference to whatever diffsol made of the NaNs.
@@ -274,28 +305,138 @@ fn run<M: Model>(
         .init(init, M::DIM)
         .build()
         .map_err(|e| engine_error(e, t0, state0))?;
-    let ctx = Drive {
-        model,
-        state0,
-        t0,
-        t_end,
-        o,
-        samples,
-        traj,
-        monitor,
-        take_failure: &take_failure,
-    };
-    // No 6(5) pair: diffsol 0.18 takes at most 8 explicit stages (FSAL included) and
-    // every published one needs 9 (BENCHMARKS.md, "Higher-order explicit pairs").
+    let f = &take_failure;
     match o.method {
-        Method::Tsit45 => ctx.run(problem.tsit45()),
-        Method::Bdf => ctx.run(problem.bdf::<NalgebraLU<f64>>()),
-        Method::Esdirk34 => ctx.run(problem.esdirk34::<NalgebraLU<f64>>()),
+        Method::Bdf => {
+            let solver = problem.bdf::<NalgebraLU<f64>>();
+            drive.run(DiffsolStepper::new(solver, state0, t0, t_end, f)?)
+        }
+        Method::Esdirk34 => {
+            let solver = problem.esdirk34::<NalgebraLU<f64>>();
+            drive.run(DiffsolStepper::new(solver, state0, t0, t_end, f)?)
+        }
+        Method::Tsit45 | Method::Dop853 => {
+            drive.run(DiffsolStepper::new(problem.tsit45(), state0, t0, t_end, f)?)
+        }
     }
 }
 
-/// Everything the stepping loop needs, whatever the method.
-struct Drive<'r, M: Model, F: Fn() -> Option<Error>> {
+/// How an accepted step ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Stop {
+    /// Inside the time span.
+    Continue,
+    /// At the end of the time span (the state is the state there, to roundoff).
+    End,
+    /// The stopping condition crossed zero at this time, inside the last step.
+    Root(f64),
+}
+
+/// An integrator as the sampling loop drives it: accepted steps one at a time, the state
+/// at the end of the last one, and dense output inside it.
+trait Stepper {
+    /// Time and state at the end of the last accepted step.
+    fn t(&self) -> f64;
+    fn y(&self) -> &[f64];
+    /// Take one accepted step.
+    fn step(&mut self) -> Result<Stop, Error>;
+    /// The state at `t` inside the last step.
+    fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error>;
+}
+
+impl<M: Model> Stepper for Dop853<'_, M> {
+    fn t(&self) -> f64 {
+        Dop853::t(self)
+    }
+    fn y(&self) -> &[f64] {
+        Dop853::y(self)
+    }
+    fn step(&mut self) -> Result<Stop, Error> {
+        Dop853::step(self)
+    }
+    fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
+        Dop853::interpolate(self, t, y)
+    }
+}
+
+/// A diffsol solver with the model's parked errors.
+struct DiffsolStepper<'a, 'f, Eqn, S, F> {
+    solver: S,
+    /// The state at the end of the last step (copied out of diffsol's vector).
+    y: Vec<f64>,
+    take_failure: &'f F,
+    eqn: PhantomData<&'a Eqn>,
+}
+
+impl<'a, 'f, Eqn, S, F> DiffsolStepper<'a, 'f, Eqn, S, F>
+where
+    Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
+    S: OdeSolverMethod<'a, Eqn>,
+    F: Fn() -> Option<Error>,
+{
+    fn new(
+        solver: Result<S, DiffsolError>,
+        state0: &[f64],
+        t0: f64,
+        t_end: f64,
+        take_failure: &'f F,
+    ) -> Result<Self, Error> {
+        // The first-step heuristic already evaluates rhs, possibly past t0.
+        if let Some(e) = take_failure() {
+            return Err(e);
+        }
+        let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
+        solver
+            .set_stop_time(t_end)
+            .map_err(|e| engine_error(e, t0, state0))?;
+        Ok(Self {
+            solver,
+            y: state0.to_vec(),
+            take_failure,
+            eqn: PhantomData,
+        })
+    }
+}
+
+impl<'a, Eqn, S, F> Stepper for DiffsolStepper<'a, '_, Eqn, S, F>
+where
+    Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
+    S: OdeSolverMethod<'a, Eqn>,
+    F: Fn() -> Option<Error>,
+{
+    fn t(&self) -> f64 {
+        self.solver.state().t
+    }
+
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+
+    fn step(&mut self) -> Result<Stop, Error> {
+        let result = self.solver.step();
+        if let Some(e) = (self.take_failure)() {
+            return Err(e);
+        }
+        self.y.copy_from_slice(slice(self.solver.state().y));
+        match result.map_err(|e| engine_error(e, self.t(), &self.y))? {
+            OdeSolverStopReason::RootFound(t_root, _) => Ok(Stop::Root(t_root)),
+            OdeSolverStopReason::TstopReached => Ok(Stop::End),
+            OdeSolverStopReason::InternalTimestep => Ok(Stop::Continue),
+        }
+    }
+
+    fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
+        let v = self
+            .solver
+            .interpolate(t)
+            .map_err(|e| engine_error(e, self.t(), &self.y))?;
+        y.copy_from_slice(slice(&v));
+        Ok(())
+    }
+}
+
+/// Everything the sampling loop needs, whatever the method.
+struct Drive<'r, M: Model> {
     model: &'r M,
     state0: &'r [f64],
     t0: f64,
@@ -304,16 +445,11 @@ struct Drive<'r, M: Model, F: Fn() -> Option<Error>> {
     samples: Option<&'r [f64]>,
     traj: &'r mut Trajectory,
     monitor: Option<f64>,
-    take_failure: &'r F,
 }
 
-impl<M: Model, F: Fn() -> Option<Error>> Drive<'_, M, F> {
-    /// Step `solver` to `t_end`, recording samples (dense output between steps).
-    fn run<'a, Eqn, S>(self, solver: Result<S, DiffsolError>) -> Result<(), Error>
-    where
-        Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
-        S: OdeSolverMethod<'a, Eqn>,
-    {
+impl<M: Model> Drive<'_, M> {
+    /// Step to `t_end`, recording samples (dense output between steps).
+    fn run(self, mut stepper: impl Stepper) -> Result<(), Error> {
         let Drive {
             model,
             state0,
@@ -323,14 +459,9 @@ impl<M: Model, F: Fn() -> Option<Error>> Drive<'_, M, F> {
             samples,
             traj,
             monitor,
-            take_failure,
         } = self;
         let mut dy = vec![0.0; M::DIM];
-        // The first-step heuristic already evaluates rhs, possibly past t0.
-        if let Some(e) = take_failure() {
-            return Err(e);
-        }
-        let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
+        let mut y = vec![0.0; M::DIM];
 
         // Samples at t0.
         let mut next = 0;
@@ -346,88 +477,66 @@ impl<M: Model, F: Fn() -> Option<Error>> Drive<'_, M, F> {
                 }
             }
         }
-        solver
-            .set_stop_time(t_end)
-            .map_err(|e| engine_error(e, t0, state0))?;
 
-        let mut y_now = vec![0.0; M::DIM];
         let mut steps = 0_usize;
         loop {
             if steps >= o.max_steps {
-                let st = solver.state();
                 return Err(Error::Solver {
-                    t: st.t,
+                    t: stepper.t(),
                     message: format!("maximum number of steps ({}) reached", o.max_steps),
-                    state: slice(st.y).to_vec(),
+                    state: stepper.y().to_vec(),
                 });
             }
-            let t_old = solver.state().t;
-            let result = solver.step();
+            let t_old = stepper.t();
+            let reason = stepper.step()?;
             steps += 1;
-            if let Some(e) = take_failure() {
-                return Err(e);
-            }
-            let t_now = {
-                let st = solver.state();
-                for (o, x) in y_now.iter_mut().zip(slice(st.y)) {
-                    *o = *x;
-                }
-                st.t
-            };
-            let reason = result.map_err(|e| engine_error(e, t_now, &y_now))?;
+            let t_now = stepper.t();
             // diffsol checks its absolute minimum step only after a rejection; an accepted step
             // too small to change t (near a singularity) is an underflow all the same.
-            let advanced = t_now > t_old;
-            if !advanced {
+            if t_now <= t_old {
                 return Err(Error::StepSize {
                     t: t_now,
-                    state: y_now.clone(),
+                    state: stepper.y().to_vec(),
                 });
             }
-            if y_now.iter().any(|x| !x.is_finite()) {
+            if stepper.y().iter().any(|x| !x.is_finite()) {
                 return Err(Error::NonFinite {
                     what: "state",
                     t: t_now,
-                    state: y_now.clone(),
+                    state: stepper.y().to_vec(),
                 });
             }
-            if let OdeSolverStopReason::RootFound(t_root, _) = reason {
+            if let Stop::Root(t_root) = reason {
                 // Samples up to the event by dense output, then the state at the event.
                 if let Some(s) = samples {
                     while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_root) {
-                        let y = solver
-                            .interpolate(ts)
-                            .map_err(|e| engine_error(e, t_now, &y_now))?;
-                        record(model, traj, &mut dy, ts, slice(&y), monitor)?;
+                        stepper.interpolate(ts, &mut y)?;
+                        record(model, traj, &mut dy, ts, &y, monitor)?;
                         next += 1;
                     }
                 }
-                let y = solver
-                    .interpolate(t_root)
-                    .map_err(|e| engine_error(e, t_now, &y_now))?;
+                stepper.interpolate(t_root, &mut y)?;
                 if traj.times().last().is_none_or(|t| *t < t_root) {
-                    record(model, traj, &mut dy, t_root, slice(&y), monitor)?;
+                    record(model, traj, &mut dy, t_root, &y, monitor)?;
                 }
                 traj.set_event_time(t_root);
                 return Ok(());
             }
-            // diffsol lands within roundoff of t_end; label that sample t_end exactly.
-            let at_end = reason == OdeSolverStopReason::TstopReached;
+            // The step lands within roundoff of t_end; label that sample t_end exactly.
+            let at_end = reason == Stop::End;
             match samples {
                 None => {
                     let ts = if at_end { t_end } else { t_now };
-                    record(model, traj, &mut dy, ts, &y_now, monitor)?;
+                    record(model, traj, &mut dy, ts, stepper.y(), monitor)?;
                 }
                 Some(s) => {
                     while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_end) {
                         if ts >= t_now {
-                            record(model, traj, &mut dy, ts, &y_now, monitor)?;
+                            record(model, traj, &mut dy, ts, stepper.y(), monitor)?;
                         } else {
                             // Dense output of the last step.
-                            let y = solver
-                                .interpolate(ts)
-                                .map_err(|e| engine_error(e, t_now, &y_now))?;
-                            record(model, traj, &mut dy, ts, slice(&y), monitor)?;
+                            stepper.interpolate(ts, &mut y)?;
+                            record(model, traj, &mut dy, ts, &y, monitor)?;
                         }
                         next += 1;
                     }
@@ -439,3 +548,6 @@ impl<M: Model, F: Fn() -> Option<Error>> Drive<'_, M, F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
