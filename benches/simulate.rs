@@ -23,13 +23,22 @@
 //! (`target/criterion/simulate_rolling_disk_pendulum/<function>/new/estimates.json`).
 //! `NONHOLO_SIMULATE_METHODS=tsit45` (comma-separated) restricts the methods timed (the
 //! counted runs always cover all of them).
+//!
+//! `NONHOLO_SIMULATE_SURVEY=1` first prints the survey of the explicit methods: every
+//! library model from its example's initial state over its example's horizon, Tsit45
+//! against DOP853 at rtol = atol = 1e-6, 1e-8, 1e-10 (the default) and 1e-12: steps, rhs
+//! evaluations, and the best of repeated runs' time (not criterion: one table of 80 cases,
+//! each timed for about 0.1 s).
 
 use criterion::{criterion_group, Criterion};
-use nonholo::models::RollingDiskPendulum;
+use nonholo::models::{
+    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDisk3d,
+    RollingDiskPendulum, Skate, VerticalDisk, WhippleBicycle,
+};
 use nonholo::prelude::*;
 use std::cell::Cell;
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 type Uni = RollingDiskPendulum;
 
@@ -38,8 +47,9 @@ const TOL: f64 = 1e-10;
 const HORIZONS: [(f64, &str); 2] = [(10.0, "10s"), (1.7, "1_7s")];
 /// Every method of the runtime. The implicit ones are for stiff models; this one is not,
 /// and at 1e-10 their low order costs many steps, but they are what the runtime offers.
-const METHODS: [(Method, &str); 3] = [
+const METHODS: [(Method, &str); 4] = [
     (Method::Tsit45, "tsit45"),
+    (Method::Dop853, "dop853"),
     (Method::Bdf, "bdf"),
     (Method::Esdirk34, "esdirk34"),
 ];
@@ -214,13 +224,114 @@ fn report() {
     }
 }
 
+/// Steps, integrator rhs evaluations and the best time of `simulate(model, ..)`.
+fn survey_case<M: Model + Copy>(
+    model: M,
+    state0: &[f64],
+    t1: f64,
+    o: &Options,
+) -> (usize, usize, f64) {
+    let counting = Counting {
+        inner: model,
+        rhs: Cell::new(0),
+        jvp: Cell::new(0),
+    };
+    let tr = simulate(&counting, state0, 0.0..t1, o).unwrap_or_else(|e| panic!("{}", e.error));
+    let (steps, rhs) = (tr.len() - 1, counting.rhs.get() - tr.len());
+    let (mut best, mut spent, mut runs) = (f64::INFINITY, 0.0, 0);
+    while spent < 0.1 && runs < 1000 || runs < 3 {
+        let start = Instant::now();
+        black_box(simulate(black_box(&model), black_box(state0), 0.0..t1, o).unwrap());
+        let dt = start.elapsed().as_secs_f64();
+        best = best.min(dt);
+        spent += dt;
+        runs += 1;
+    }
+    (steps, rhs, best)
+}
+
+/// One model's rows of the survey (`NONHOLO_SIMULATE_SURVEY`).
+fn survey_model<M: Model + Copy>(name: &str, model: M, state0: &[f64], t1: f64) {
+    for tol in [1e-6, 1e-8, 1e-10, 1e-12] {
+        let o = |m| Options::default().rtol(tol).atol(tol).method(m);
+        let (ts, tr, tt) = survey_case(model, state0, t1, &o(Method::Tsit45));
+        let (ds, dr, dt) = survey_case(model, state0, t1, &o(Method::Dop853));
+        println!(
+            "| {name} | 0–{t1} s | {tol:e} | {ts} / {tr} / {:.1} | {ds} / {dr} / {:.1} | {:.2} |",
+            tt * 1e6,
+            dt * 1e6,
+            tt / dt
+        );
+    }
+}
+
+/// Tsit45 against DOP853 on every library model (`NONHOLO_SIMULATE_SURVEY=1`).
+fn survey() {
+    println!("| model | horizon | tol | Tsit45 steps / rhs / µs | DOP853 steps / rhs / µs | Tsit45 time ÷ DOP853 |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    let pts = ParallelPoints::default();
+    let bike = PendulumSkate::default();
+    let spin = AssignedSpin::new().with_c_phi(0.2).with_c_th1(0.3);
+    let v_spin = spin.r * spin.w0 + spin.r * spin.a_s * spin.omega;
+    let disk = RollingDisk3d::new();
+    let v_disk = 2.0 * (disk.g * disk.r / 3.0).sqrt();
+    let whipple = WhippleBicycle::default();
+    let mut upright = WhippleBicycle::ZERO_STATE;
+    whipple
+        .solve_configuration(0.0, &mut upright[..WhippleBicycle::NQ])
+        .unwrap();
+    upright[WhippleBicycle::NQ] = 0.5;
+    upright[WhippleBicycle::NQ + 1] = -5.0 / whipple.r_r;
+    let uni = Uni::default();
+    survey_model(
+        "Skate",
+        Skate::new().with_alpha(0.2),
+        &[0.0, 0.0, 0.0, 0.0, 1.0],
+        6.0,
+    );
+    let disk_v = VerticalDisk::new().with_alpha(0.1);
+    survey_model(
+        "VerticalDisk",
+        disk_v,
+        &[0.0, 0.0, 0.0, 0.0, 2.0, 0.8],
+        10.0,
+    );
+    let coax = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.5];
+    survey_model("CoaxialDisks", CoaxialDisks::new(), &coax, 12.0);
+    let p0 = pts
+        .state_from_qdot(0.0, &[0.0, 0.0, 0.0, 1.0], &[0.2, 1.0, 0.1, 0.5])
+        .unwrap();
+    survey_model("ParallelPoints", pts, &p0, 3.0);
+    let b0 = bike
+        .state_from_qdot(0.0, &[0.0, 0.0, 0.0, 0.05, 0.0], &[2.0, 0.0, 0.0, 0.0, 0.0])
+        .unwrap();
+    survey_model("PendulumSkate", bike, &b0, 1.5);
+    let front = AssignedFront::new().with_c_th(0.5).with_c_th1(0.5);
+    survey_model("AssignedFront", front, &[0.0; 5], 10.0);
+    survey_model("RollingDiskPendulum", uni, &initial_state(&uni), 1.7);
+    let a0 = spin
+        .state_from_qdot(
+            0.0,
+            &[0.0, 0.0, 0.0, 0.02, 0.0],
+            &[v_spin, 0.0, 0.0, 0.0, 0.0],
+        )
+        .unwrap();
+    survey_model("AssignedSpin", spin, &a0, 3.0);
+    let d0 = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05, v_disk / disk.r];
+    survey_model("RollingDisk3d", disk, &d0, 10.0);
+    survey_model("WhippleBicycle", whipple, &upright, 5.0);
+}
+
 fn benches(c: &mut Criterion) {
+    if std::env::var_os("NONHOLO_SIMULATE_SURVEY").is_some() {
+        survey();
+    }
     report();
     let uni = Uni::default();
     let state0 = initial_state(&uni);
     let mut group = c.benchmark_group("simulate_rolling_disk_pendulum");
     for (method, name) in selected_methods() {
-        if method != Method::Tsit45 {
+        if matches!(method, Method::Bdf | Method::Esdirk34) {
             // tens to hundreds of milliseconds per run
             group.sample_size(10);
             group.measurement_time(Duration::from_secs(10));

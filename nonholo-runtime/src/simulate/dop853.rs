@@ -603,7 +603,10 @@ mod tests {
     const E: f64 = 0.5;
 
     fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-        a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
     }
 
     /// One step of size `h` from the pericentre, accepted whatever its error.
