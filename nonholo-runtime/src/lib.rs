@@ -21,8 +21,9 @@
 //!
 //! # Integrating
 //!
-//! - `simulate` (feature `diffsol`, on by default): adaptive integration by diffsol with
-//!   dense output at requested times, configured by `Options`.
+//! - `simulate` (feature `diffsol`, on by default): adaptive integration by diffsol's
+//!   Tsit45, BDF and ESDIRK34, or by the runtime's own DOP853 (`Method`), with dense output
+//!   at requested times, configured by `Options`.
 //! - [`rk4_step`] / [`integrate_rk4`]: classical fixed-step RK4, allocation-free per step,
 //!   for embedded control loops.
 //!

@@ -1,7 +1,7 @@
 //! Classical fixed-step Runge–Kutta (RK4), for embedded control loops and `no_std`.
 //!
-//! Everything else (adaptive steps, stiff methods, dense output) is diffsol's job; see
-//! `simulate` (feature `diffsol`).
+//! Everything else (adaptive steps, stiff methods, dense output) is `simulate`'s job
+//! (feature `diffsol`).
 
 use crate::model::{check_state, validate_layout};
 use crate::{Error, Model, Scalar, SimulationError, Trajectory};

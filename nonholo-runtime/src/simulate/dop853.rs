@@ -26,7 +26,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Event, Stop};
+use super::{Event, Stepper, Stop};
 use crate::{Error, Model};
 
 /// Stages of one step: 12, then `f(t + h, y1)`, the next step's first.
@@ -298,6 +298,8 @@ pub(super) struct Dop853<'r, M: Model> {
     /// The start of the last accepted step and its state (for dense output).
     t_old: f64,
     y_old: Vec<f64>,
+    /// The last accepted step, `t - t_old` up to rounding.
+    h_last: f64,
     /// The step to try next.
     h: f64,
     /// The last step was rejected: the next accepted one may not grow `h`.
@@ -340,6 +342,7 @@ impl<'r, M: Model> Dop853<'r, M> {
             y: y0.to_vec(),
             t_old: t0,
             y_old: y0.to_vec(),
+            h_last: 0.0,
             h: 0.0,
             rejected: false,
             k: vec![0.0; ALL_STAGES * n],
@@ -353,14 +356,6 @@ impl<'r, M: Model> Dop853<'r, M> {
         model.rhs(t0, y0, &mut s.k[FSAL * n..(FSAL + 1) * n])?;
         s.h = s.initial_step()?;
         Ok(s)
-    }
-
-    pub(super) fn t(&self) -> f64 {
-        self.t
-    }
-
-    pub(super) fn y(&self) -> &[f64] {
-        &self.y
     }
 
     /// Hairer's `hinit` for order 8: a step whose explicit-Euler error estimate is about
@@ -415,7 +410,7 @@ impl<'r, M: Model> Dop853<'r, M> {
     }
 
     /// One accepted step (rejected attempts retried inside), then the event check.
-    pub(super) fn step(&mut self) -> Result<Stop, Error> {
+    fn accepted_step(&mut self) -> Result<Stop, Error> {
         let n = self.n;
         // The last step's end is this one's start; its f there is stage 0 (FSAL).
         self.t_old = self.t;
@@ -451,6 +446,7 @@ impl<'r, M: Model> Dop853<'r, M> {
                     .rhs(t1, &self.y1, &mut self.k[FSAL * n..(FSAL + 1) * n])?;
                 self.y.copy_from_slice(&self.y1);
                 self.t = t1;
+                self.h_last = h;
                 self.h = h_new;
                 self.rejected = false;
                 return match self.crossing()? {
@@ -524,7 +520,7 @@ impl<'r, M: Model> Dop853<'r, M> {
         while gb != 0.0 && tb - ta > tol && iterations < 200 {
             iterations += 1;
             let tm = (tb - gb * (tb - ta) / (gb - ga)).clamp(ta + 0.5 * tol, tb - 0.5 * tol);
-            if let Err(e) = self.interpolate(tm, &mut probe) {
+            if let Err(e) = self.dense_state(tm, &mut probe) {
                 self.probe = probe;
                 return Err(e);
             }
@@ -548,12 +544,12 @@ impl<'r, M: Model> Dop853<'r, M> {
     }
 
     /// The state at `t` in the last step `[t_old, t]` by the continuous extension.
-    pub(super) fn interpolate(&mut self, t: f64, out: &mut [f64]) -> Result<(), Error> {
+    fn dense_state(&mut self, t: f64, out: &mut [f64]) -> Result<(), Error> {
         if !self.dense_ready {
             self.dense_output()?;
         }
         let n = self.n;
-        let s = (t - self.t_old) / (self.t - self.t_old);
+        let s = (t - self.t_old) / self.h_last;
         let s1 = 1.0 - s;
         let d = |r: usize, i: usize| self.dense[r * n + i];
         for (i, o) in out.iter_mut().enumerate().take(n) {
@@ -568,7 +564,7 @@ impl<'r, M: Model> Dop853<'r, M> {
 
     /// The three extra stages and `d1 .. d7` of the last step.
     fn dense_output(&mut self) -> Result<(), Error> {
-        let (n, t0, h) = (self.n, self.t_old, self.t - self.t_old);
+        let (n, t0, h) = (self.n, self.t_old, self.h_last);
         for s in FSAL + 1..ALL_STAGES {
             self.stage(s, t0, h)?;
         }
@@ -590,6 +586,21 @@ impl<'r, M: Model> Dop853<'r, M> {
         }
         self.dense_ready = true;
         Ok(())
+    }
+}
+
+impl<M: Model> Stepper for Dop853<'_, M> {
+    fn t(&self) -> f64 {
+        self.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+    fn step(&mut self) -> Result<Stop, Error> {
+        self.accepted_step()
+    }
+    fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
+        self.dense_state(t, y)
     }
 }
 

@@ -1,7 +1,9 @@
-//! Adaptive integration of a [`Model`] with diffsol (feature `diffsol`).
+//! Adaptive integration of a [`Model`] (feature `diffsol`).
 //!
-//! diffsol does the integrating (step-size control, dense output); this module adapts a
-//! [`Model`] to its slice-based closures, validates the inputs, samples the solution and
+//! diffsol does the integrating (step-size control, dense output, root finding) for
+//! Tsit45, BDF and ESDIRK34; DOP853, whose 16 stages diffsol's explicit solver cannot hold,
+//! is stepped by [`dop853`]. Both sit behind one [`Stepper`], and one sampling loop
+//! ([`Drive`]) adapts a [`Model`] to them, validates the inputs, samples the solution and
 //! turns every failure — the model's own errors included — into a [`SimulationError`]
 //! that keeps the trajectory computed so far.
 
@@ -28,7 +30,7 @@ use dop853::Dop853;
 use options::{Event, Sampling};
 pub use options::{Method, Options};
 
-/// Integrate `model` from `state0` over the time span `t` with diffsol.
+/// Integrate `model` from `state0` over the time span `t` with the [`Method`] of `options`.
 ///
 /// Before integrating it checks that the model's constants are consistent, that `state0`
 /// has length `M::DIM` ([`Error::Dimension`]), that it satisfies the constraints
@@ -41,7 +43,7 @@ pub use options::{Method, Options};
 ///
 /// - the first error [`Model::rhs`] returns, in any stage of any step attempt, as is;
 /// - [`Error::NonFinite`] when an accepted state is not finite;
-/// - [`Error::StepSize`] when diffsol's step size underflows (or its error test fails too
+/// - [`Error::StepSize`] when the step size underflows (or diffsol's error test fails too
 ///   often), typically at a singularity;
 /// - [`Error::Solver`] for any other failure of diffsol, and when `max_steps` is reached.
 ///
@@ -342,21 +344,6 @@ trait Stepper {
     fn step(&mut self) -> Result<Stop, Error>;
     /// The state at `t` inside the last step.
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error>;
-}
-
-impl<M: Model> Stepper for Dop853<'_, M> {
-    fn t(&self) -> f64 {
-        Dop853::t(self)
-    }
-    fn y(&self) -> &[f64] {
-        Dop853::y(self)
-    }
-    fn step(&mut self) -> Result<Stop, Error> {
-        Dop853::step(self)
-    }
-    fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
-        Dop853::interpolate(self, t, y)
-    }
 }
 
 /// A diffsol solver with the model's parked errors.
