@@ -165,25 +165,30 @@ def combine(paths, out):
             evals += f" + {run['jvp_evaluations']} JVPs"
         rows.append(("nonholo `simulate`", run["method"], run["t1"], run["steps"],
                      evals, times, None))
-    sympy, ratios = {}, {}
+    # the explicit methods timed in every session: each SymPy time is divided by theirs
+    bases = [m for m in ("tsit45", "dop853")
+             if all(f"{m}_{h}" in nonholo for h in ("10s", "1_7s"))]
+    sympy, ratios = {}, {m: {} for m in bases}
     for variant, entry in sessions[0]["variants"].items():
         for key, run in entry["runs"].items():
             times = [s["variants"][variant]["runs"][key]["median_s"] for s in sessions]
-            base = [next(r["criterion_median_s"] for r in s["nonholo"]["runs"]
-                         if r["function"] == "tsit45_" + run["horizon"]) for s in sessions]
-            per = [a / b for a, b in zip(times, base)]
             sympy[f"{variant}/{key}"] = {
                 "rhs": run["rhs"], "t1": run["t1"], "steps": run["steps"],
                 "nfev": run["nfev"], "median_s": med(times), "per_session_s": times,
                 "vs_nonholo_tsit45": run["vs_nonholo_tsit45"]}
-            ratios[f"{variant}/{key}"] = {"median": med(per), "min": min(per),
-                                          "max": max(per), "per_session": per}
+            for m in bases:
+                base = [next(r["criterion_median_s"] for r in s["nonholo"]["runs"]
+                             if r["function"] == f"{m}_{run['horizon']}") for s in sessions]
+                per = [a / b for a, b in zip(times, base)]
+                ratios[m][f"{variant}/{key}"] = {"median": med(per), "min": min(per),
+                                                 "max": max(per), "per_session": per}
             rows.append((f"SymPy `{variant}` + {run['rhs']}", "solve_ivp DOP853",
                          run["t1"], run["steps"], run["nfev"], times, f"{variant}/{key}"))
     result = {"what": "median over sessions; each session: cargo bench --bench simulate, "
                       "then bench_simulate.py (see its docstring)",
               "sessions_n": len(sessions),
-              "nonholo": nonholo, "sympy": sympy, "ratio_to_nonholo_tsit45": ratios,
+              "nonholo": nonholo, "sympy": sympy,
+              **{f"ratio_to_nonholo_{m}": ratios[m] for m in bases},
               "sessions": sessions}
     with open(out, "w") as f:
         json.dump(result, f, indent=1)
@@ -191,21 +196,24 @@ def combine(paths, out):
 
     def fmt(sec):
         return f"{sec * 1e3:.2f} ms" if sec < 0.01 else f"{sec * 1e3:.0f} ms"
-    print("| tool | method | horizon | steps | rhs evaluations | time | ratio to nonholo "
-          "Tsit45 |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    names = {"tsit45": "Tsit45", "dop853": "DOP853"}
+    print("| tool | method | horizon | steps | rhs evaluations | time | "
+          + " | ".join(f"ratio to nonholo {names[m]}" for m in bases) + " |")
+    print("|" + " --- |" * (6 + len(bases)))
     for t1 in (10.0, 1.7):
-        base = nonholo["tsit45_" + ("10s" if t1 == 10.0 else "1_7s")]["median_s"]
+        horizon = "10s" if t1 == 10.0 else "1_7s"
         for label, method, t, steps, nfev, times, key in rows:
             if t != t1:
                 continue
-            if key is not None:
-                r = ratios[key]
-                ratio = f"{r['median']:.0f}× ({r['min']:.0f}–{r['max']:.0f})"
-            else:
-                ratio = f"{med(times) / base:.1f}×"
+            cells = []
+            for m in bases:
+                if key is not None:
+                    r = ratios[m][key]
+                    cells.append(f"{r['median']:.0f}× ({r['min']:.0f}–{r['max']:.0f})")
+                else:
+                    cells.append(f"{med(times) / nonholo[f'{m}_{horizon}']['median_s']:.2f}×")
             print(f"| {label} | {method} | 0–{t:g} s | {steps} | {nfev} "
-                  f"| {fmt(med(times))} | {ratio} |")
+                  f"| {fmt(med(times))} | " + " | ".join(cells) + " |")
 
 
 def main():
