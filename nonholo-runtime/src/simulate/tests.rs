@@ -241,3 +241,15 @@ fn every_method_passes_the_models_errors_on() {
         e.error
     );
 }
+
+#[test]
+fn a_condition_zero_at_the_start_stops_at_its_next_crossing() {
+    // y = 0 at the pericentre where the run starts; the next zero is the apocentre, t = pi.
+    for method in METHODS {
+        let o = options(method, 1e-10).stop_when(|_, s| s[1]);
+        let tr = simulate(&SUN, &SUN.orbit(E, 0.0), 0.0..10.0, &o).unwrap();
+        let te = tr.event_time().expect("apocentre");
+        println!("{method:?}: event at {te:.12}");
+        assert!((te - PI).abs() < 1e-6, "{method:?}: {te}");
+    }
+}
