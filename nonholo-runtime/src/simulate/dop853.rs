@@ -307,8 +307,9 @@ pub(super) struct Dop853<'r, M: Model> {
     /// `ALL_STAGES` stage derivatives, stage `s` at `k[s n .. (s + 1) n]`. Stage 0 is
     /// `f(t_old, y_old)`, `FSAL` is `f(t, y)` once a step is accepted.
     k: Vec<f64>,
-    /// A stage's argument, then the candidate `y1`.
+    /// A stage's argument.
     arg: Vec<f64>,
+    /// The candidate end of the step being tried.
     y1: Vec<f64>,
     /// The state on the dense output where the event function is probed.
     probe: Vec<f64>,
@@ -321,7 +322,6 @@ pub(super) struct Dop853<'r, M: Model> {
 
 impl<'r, M: Model> Dop853<'r, M> {
     /// Start at `(t0, y0)`; evaluates `f(t0, y0)` and picks the first step.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         model: &'r M,
         t0: f64,
