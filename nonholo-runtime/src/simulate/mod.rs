@@ -373,9 +373,13 @@ where
             return Err(e);
         }
         let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
-        solver
-            .set_stop_time(t_end)
-            .map_err(|e| engine_error(e, t0, state0))?;
+        // A run whose only samples are at t0 takes no step, and diffsol refuses a stop
+        // time equal to the start.
+        if t_end > t0 {
+            solver
+                .set_stop_time(t_end)
+                .map_err(|e| engine_error(e, t0, state0))?;
+        }
         Ok(Self {
             solver,
             y: state0.to_vec(),

@@ -99,6 +99,10 @@ fn every_method_samples_on_request() {
         let error = orbit_error(&tr);
         println!("{method:?}: dense output off the orbit by {error:.1e}");
         assert!(error < 1e-6, "{method:?}: {error:e}");
+        // only t0 asked for: no step taken
+        let o = options(method, 1e-10).sample_times(vec![0.0]);
+        let tr = simulate(&SUN, &SUN.orbit(E, 0.0), 0.0..10.0, &o).unwrap();
+        assert_eq!(tr.times(), [0.0]);
     }
 }
 
