@@ -115,7 +115,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     for v in [5.0, 3.0] {
         let state = upright(&bike, v, 0.5)?;
+        // DOP853 (order 8) for the tight tolerance; the samples come from its dense output
         let options = Options::default()
+            .method(Method::Dop853)
             .rtol(1e-10)
             .atol(1e-10)
             .sample_every(0.01)
