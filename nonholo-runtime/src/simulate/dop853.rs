@@ -19,6 +19,7 @@
 //! - the step size `h_new = h / clamp(err^(1/8) / 0.9, 1/6, 3)`, never grown right after a
 //!   rejection;
 //! - the initial step of Hairer's `hinit` (order 8);
+//! - Hairer's stiffness test, reported with a `max_steps` failure;
 //! - the continuous extension `y(t0 + s h) = y0 + s (d1 + (1-s) (d2 + s (d3 + (1-s) (d4 +
 //!   s (d5 + (1-s) (d6 + s d7))))))`, of order 7, computed from three more stages only
 //!   when a sample or an event needs it.
@@ -318,6 +319,10 @@ pub(super) struct Dop853<'r, M: Model> {
     dense_ready: bool,
     /// The stopping condition and its value at `t`.
     event: Option<(&'r Event, f64)>,
+    /// Accepted steps that looked stiff, and non-stiff ones since the last stiff one.
+    stiffness: (u32, u32),
+    /// Where the stiffness test first fired.
+    stiff_at: Option<f64>,
 }
 
 impl<'r, M: Model> Dop853<'r, M> {
@@ -352,6 +357,8 @@ impl<'r, M: Model> Dop853<'r, M> {
             dense: vec![0.0; DENSE * n],
             dense_ready: false,
             event: event.map(|e| (e, (e.0)(t0, y0))),
+            stiffness: (0, 0),
+            stiff_at: None,
         };
         model.rhs(t0, y0, &mut s.k[FSAL * n..(FSAL + 1) * n])?;
         s.h = s.initial_step()?;
@@ -444,6 +451,7 @@ impl<'r, M: Model> Dop853<'r, M> {
                 let t1 = if last { self.t_end } else { t0 + h };
                 self.model
                     .rhs(t1, &self.y1, &mut self.k[FSAL * n..(FSAL + 1) * n])?;
+                self.watch_stiffness(h, t0);
                 self.y.copy_from_slice(&self.y1);
                 self.t = t1;
                 self.h_last = h;
@@ -463,6 +471,32 @@ impl<'r, M: Model> Dop853<'r, M> {
             };
             self.h = h / fac;
             self.rejected = true;
+        }
+    }
+
+    /// Hairer's stiffness test of DOP853, after an accepted step: `h |lambda|`, with `lambda`
+    /// estimated from the two evaluations at `t + h` (the last stage and `f(t + h, y1)`),
+    /// beyond 6.1 (near the method's stability boundary) in 15 accepted steps with fewer
+    /// than 6 below it in between says the step is held by stability, not accuracy.
+    fn watch_stiffness(&mut self, h: f64, t0: f64) {
+        let n = self.n;
+        let (mut num, mut den) = (0.0, 0.0);
+        for i in 0..n {
+            num += (self.k[FSAL * n + i] - self.k[(STAGES - 1) * n + i]).powi(2);
+            den += (self.y1[i] - self.arg[i]).powi(2);
+        }
+        let stiff = den > 0.0 && h * (num / den).sqrt() > 6.1;
+        if stiff {
+            self.stiffness.1 = 0;
+            self.stiffness.0 += 1;
+            if self.stiffness.0 == 15 && self.stiff_at.is_none() {
+                self.stiff_at = Some(t0);
+            }
+        } else if self.stiffness.0 > 0 {
+            self.stiffness.1 += 1;
+            if self.stiffness.1 == 6 {
+                self.stiffness = (0, 0);
+            }
         }
     }
 
@@ -601,6 +635,14 @@ impl<M: Model> Stepper for Dop853<'_, M> {
     }
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
         self.dense_state(t, y)
+    }
+    fn hint(&self) -> Option<alloc::string::String> {
+        self.stiff_at.map(|t| {
+            alloc::format!(
+                "; the model looks stiff from t = {t} on (DOP853's stiffness test), \
+                 Method::Bdf or Method::Esdirk34 may need far fewer steps"
+            )
+        })
     }
 }
 

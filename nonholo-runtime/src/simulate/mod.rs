@@ -344,6 +344,10 @@ trait Stepper {
     fn step(&mut self) -> Result<Stop, Error>;
     /// The state at `t` inside the last step.
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error>;
+    /// What the method noticed that may explain running out of steps.
+    fn hint(&self) -> Option<alloc::string::String> {
+        None
+    }
 }
 
 /// A diffsol solver with the model's parked errors.
@@ -474,7 +478,11 @@ impl<M: Model> Drive<'_, M> {
             if steps >= o.max_steps {
                 return Err(Error::Solver {
                     t: stepper.t(),
-                    message: format!("maximum number of steps ({}) reached", o.max_steps),
+                    message: format!(
+                        "maximum number of steps ({}) reached{}",
+                        o.max_steps,
+                        stepper.hint().unwrap_or_default()
+                    ),
                     state: stepper.y().to_vec(),
                 });
             }

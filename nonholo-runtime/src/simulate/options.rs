@@ -57,6 +57,10 @@ pub enum Method {
     /// them with [`Options::sample_every`] or [`Options::sample_times`], which use the
     /// method's own 7th-order dense output. (That is also why it is not the default.)
     ///
+    /// It watches for stiffness as Hairer's code does (`h |lambda|` past the stability
+    /// boundary for 15 accepted steps): a run that then exhausts
+    /// [`Options::max_steps`] says so in its [`Error::Solver`](crate::Error::Solver) message.
+    ///
     /// ```
     /// use nonholo_runtime::{simulate, Method, Options};
     /// # use nonholo_runtime::__private::doc_models::Oscillator;

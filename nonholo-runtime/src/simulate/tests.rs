@@ -257,3 +257,26 @@ fn a_condition_zero_at_the_start_stops_at_its_next_crossing() {
         assert!((te - PI).abs() < 1e-6, "{method:?}: {te}");
     }
 }
+
+#[test]
+fn dop853_says_when_a_model_looks_stiff() {
+    // x'' + 1000 x' + x = 0: after the fast mode dies out, the explicit step is held at its
+    // stability limit; running out of steps, DOP853 says why.
+    let stiff = crate::__private::doc_models::Oscillator {
+        m: 1.0,
+        k: 1.0,
+        c: 1000.0,
+        u: 0.0,
+    };
+    let o = options(Method::Dop853, 1e-8).max_steps(500);
+    let e = simulate(&stiff, &[1.0, 0.0], 0.0..100.0, &o).unwrap_err();
+    let Error::Solver { message, t, .. } = &e.error else {
+        panic!("{}", e.error);
+    };
+    println!("{message} (at t = {t})");
+    assert!(message.contains("looks stiff") && message.contains("Method::Bdf"));
+    // a model that is not stiff runs out of steps without the hint
+    let o = options(Method::Dop853, 1e-8).max_steps(5);
+    let e = simulate(&SUN, &SUN.orbit(E, 0.0), 0.0..100.0, &o).unwrap_err();
+    assert!(!e.error.to_string().contains("stiff"), "{}", e.error);
+}
