@@ -242,16 +242,22 @@ fn run<M: Model>(
         monitor,
     };
     match o.method {
-        Method::Dop853 => {
-            let stepper = Dop853::new(model, t0, state0, t_end, o.rtol, o.atol, o.event.as_ref())?;
-            drive.run(stepper)
-        }
-        Method::Tsit45 | Method::Bdf | Method::Esdirk34 => run_diffsol(drive),
+        Method::Dop853 => drive.run(Dop853::new(model, t0, state0, t_end, o)?),
+        Method::Tsit45 => run_diffsol(drive, DiffsolMethod::Tsit45),
+        Method::Bdf => run_diffsol(drive, DiffsolMethod::Bdf),
+        Method::Esdirk34 => run_diffsol(drive, DiffsolMethod::Esdirk34),
     }
 }
 
-/// The methods diffsol steps: its problem built from the model's closures.
-fn run_diffsol<M: Model>(drive: Drive<'_, M>) -> Result<(), Error> {
+/// The methods diffsol steps.
+enum DiffsolMethod {
+    Tsit45,
+    Bdf,
+    Esdirk34,
+}
+
+/// Run one of diffsol's methods: its problem built from the model's closures.
+fn run_diffsol<M: Model>(drive: Drive<'_, M>, method: DiffsolMethod) -> Result<(), Error> {
     let Drive {
         model,
         state0,
@@ -308,16 +314,16 @@ fn run_diffsol<M: Model>(drive: Drive<'_, M>) -> Result<(), Error> {
         .build()
         .map_err(|e| engine_error(e, t0, state0))?;
     let f = &take_failure;
-    match o.method {
-        Method::Bdf => {
+    match method {
+        DiffsolMethod::Bdf => {
             let solver = problem.bdf::<NalgebraLU<f64>>();
             drive.run(DiffsolStepper::new(solver, state0, t0, t_end, f)?)
         }
-        Method::Esdirk34 => {
+        DiffsolMethod::Esdirk34 => {
             let solver = problem.esdirk34::<NalgebraLU<f64>>();
             drive.run(DiffsolStepper::new(solver, state0, t0, t_end, f)?)
         }
-        Method::Tsit45 | Method::Dop853 => {
+        DiffsolMethod::Tsit45 => {
             drive.run(DiffsolStepper::new(problem.tsit45(), state0, t0, t_end, f)?)
         }
     }
@@ -355,6 +361,8 @@ struct DiffsolStepper<'a, 'f, Eqn, S, F> {
     solver: S,
     /// The state at the end of the last step (copied out of diffsol's vector).
     y: Vec<f64>,
+    /// diffsol's vector for its dense output.
+    dense: diffsol::NalgebraVec<f64>,
     take_failure: &'f F,
     eqn: PhantomData<&'a Eqn>,
 }
@@ -384,9 +392,11 @@ where
                 .set_stop_time(t_end)
                 .map_err(|e| engine_error(e, t0, state0))?;
         }
+        let dense = solver.state().y.clone();
         Ok(Self {
             solver,
             y: state0.to_vec(),
+            dense,
             take_failure,
             eqn: PhantomData,
         })
@@ -421,11 +431,10 @@ where
     }
 
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
-        let v = self
-            .solver
-            .interpolate(t)
-            .map_err(|e| engine_error(e, self.t(), &self.y))?;
-        y.copy_from_slice(slice(&v));
+        self.solver
+            .interpolate_inplace(t, &mut self.dense)
+            .map_err(|e| engine_error(e, self.solver.state().t, &self.y))?;
+        y.copy_from_slice(slice(&self.dense));
         Ok(())
     }
 }
