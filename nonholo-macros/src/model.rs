@@ -126,6 +126,8 @@ impl<E> Parametrization<E> {
 pub struct Symbols {
     pub t: u32,
     pub params: Vec<u32>,
+    /// Runtime inputs u: constants of the derivation (held between control instants).
+    pub inputs: Vec<u32>,
     /// Generalized coordinates q.
     pub q: Vec<u32>,
     /// Their velocities dot(q).

@@ -137,6 +137,11 @@ pub trait Model {
     /// The coordinates [`Model::solve_configuration`] adjusts, one per configuration
     /// constraint.
     const CONFIGURATION_COORDINATES: &'static [&'static str] = &[];
+    /// Names of the runtime inputs u (`inputs { .. }`), in order: torques, forces, thrusts
+    /// that change while the model runs, read by [`Model::rhs_u`]. Empty without inputs.
+    const INPUTS: &'static [&'static str] = &[];
+    /// Number of inputs, `INPUTS.len()`.
+    const NU: usize = 0;
 
     /// The state, a plain `[f64; DIM]`.
     type State: Copy
@@ -349,6 +354,152 @@ pub trait Model {
         })
     }
 
+    /// The vector field with the inputs `u` (one per [`Model::INPUTS`] name):
+    /// `dstate = f(t, state, u)`. [`Model::rhs`] is `rhs_u` at `u = 0`.
+    ///
+    /// The default serves models without inputs (`u` must be empty); generated models
+    /// with `inputs { .. }` override it.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::{ForcedOscillator, Oscillator};
+    /// # use nonholo_runtime::Model;
+    /// // m x'' + k x = f with f = 2 at x = 1: v' = (f - k x) / m
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// let mut d = [0.0; 2];
+    /// osc.rhs_u(0.0, &[1.0, 0.0], &[2.0], &mut d)?;
+    /// assert_eq!(d, [0.0, -3.0]);
+    /// // an input vector of the wrong length is an error
+    /// assert!(osc.rhs_u(0.0, &[1.0, 0.0], &[], &mut d).is_err());
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    fn rhs_u(&self, t: f64, state: &[f64], u: &[f64], dstate: &mut [f64]) -> Result<(), Error> {
+        check_inputs::<Self>(u)?;
+        if Self::NU > 0 {
+            return Err(Error::NotAvailable { what: "rhs_u" });
+        }
+        self.rhs(t, state, dstate)
+    }
+
+    /// The Jacobian-vector product of [`Model::rhs_u`] in the state, the inputs held:
+    /// `out = (d f / d state)(t, state, u) v`, what an implicit integrator needs while a
+    /// sampled controller holds `u`. Exact (dual numbers) in generated models; the default
+    /// is [`Model::rhs_jvp`] for models without inputs and a central difference of
+    /// [`Model::rhs_u`] otherwise.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// # use nonholo_runtime::Model;
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// let mut out = [0.0; 2];
+    /// osc.rhs_u_jvp(0.0, &[0.3, -1.0], &[0.5], &[1.0, 0.0], &mut out)?;
+    /// assert_eq!(out, [0.0, -4.0]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    fn rhs_u_jvp(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        v: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        check_inputs::<Self>(u)?;
+        if Self::NU == 0 {
+            return self.rhs_jvp(t, state, v, out);
+        }
+        let n = state.len();
+        if v.len() != n || out.len() != n || n != Self::DIM {
+            return Err(Error::Dimension {
+                what: "jvp direction",
+                expected: Self::DIM,
+                found: v.len().min(out.len()).min(n),
+            });
+        }
+        let scale = state.iter().fold(1.0f64, |a, x| a.max(x.abs()));
+        let vnorm = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+        if vnorm == 0.0 {
+            out.iter_mut().for_each(|o| *o = 0.0);
+            return Ok(());
+        }
+        let h = 6.055454452393343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
+        let (mut x, mut fp) = (Self::ZERO_STATE, Self::ZERO_STATE);
+        let (x, fp) = (x.as_mut(), fp.as_mut());
+        for i in 0..n {
+            x[i] = state[i] + h * v[i];
+        }
+        self.rhs_u(t, x, u, fp)?;
+        for i in 0..n {
+            x[i] = state[i] - h * v[i];
+        }
+        self.rhs_u(t, x, u, out)?;
+        for (o, p) in out.iter_mut().zip(fp.iter()) {
+            *o = (p - *o) / (2.0 * h);
+        }
+        Ok(())
+    }
+
+    /// The energy at `(t, state)` with the inputs `u` (they matter when the potential
+    /// energy depends on them); [`Model::energy`] is `energy_u` at `u = 0`.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// # use nonholo_runtime::Model;
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// assert_eq!(osc.energy_u(0.0, &[0.5, 1.0], &[3.0])?, osc.energy(0.0, &[0.5, 1.0])?);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    fn energy_u(&self, t: f64, state: &[f64], u: &[f64]) -> Result<f64, Error> {
+        check_inputs::<Self>(u)?;
+        self.energy(t, state)
+    }
+
+    /// The exact Jacobians of `f(t, x, u)` ([`Model::rhs_u`]) at `(t, state, u)`:
+    /// `a = df/dx` (`DIM x DIM`) and `b = df/du` (`DIM x NU`), both row-major
+    /// (`a[i * DIM + j] = d f_i / d x_j`). What an MPC or an extended Kalman filter needs
+    /// every control step; no allocation.
+    ///
+    /// Generated models evaluate their `rhs_u_generic` once per chunk of 8 directions in
+    /// multi-lane dual numbers ([`Lanes`](crate::__private::Lanes)), so the cost is about
+    /// `(DIM + NU) / 8` evaluations of a widened `rhs`. The default, for hand-written
+    /// models, takes `a` column by column from [`Model::rhs_jvp`] and `b` by central
+    /// differences of [`Model::rhs_u`] (at most 16 inputs).
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// # use nonholo_runtime::Model;
+    /// // x' = v, v' = (f - k x) / m: a = [[0, 1], [-k/m, 0]], b = [[0], [1/m]]
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// let (mut a, mut b) = ([0.0; 4], [0.0; 2]);
+    /// osc.jacobians(0.0, &[0.3, -1.0], &[0.5], &mut a, &mut b)?;
+    /// assert_eq!(a, [0.0, 1.0, -4.0, 0.0]);
+    /// assert!((b[0] - 0.0).abs() < 1e-12 && (b[1] - 0.5).abs() < 1e-9);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    fn jacobians(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        a: &mut [f64],
+        b: &mut [f64],
+    ) -> Result<(), Error> {
+        self.jacobians_in_lanes::<8>(t, state, u, a, b)
+    }
+
+    /// [`Model::jacobians`] with `L` directions per evaluation. Generated models override
+    /// this (generic, so compiled only where a program asks for Jacobians).
+    #[doc(hidden)]
+    fn jacobians_in_lanes<const L: usize>(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        a: &mut [f64],
+        b: &mut [f64],
+    ) -> Result<(), Error> {
+        jacobians_by_columns(self, t, state, u, a, b)
+    }
+
     /// The Jacobian-vector product `out = (d rhs / d state) v` at `(t, state)`, for implicit
     /// integrators and linearization.
     ///
@@ -409,6 +560,77 @@ pub trait Model {
     }
 }
 
+/// `Err(Dimension)` unless `u` has one entry per input.
+fn check_inputs<M: Model + ?Sized>(u: &[f64]) -> Result<(), Error> {
+    if u.len() == M::NU {
+        Ok(())
+    } else {
+        Err(Error::Dimension {
+            what: "inputs u",
+            expected: M::NU,
+            found: u.len(),
+        })
+    }
+}
+
+/// The default of [`Model::jacobians`]: `a` by [`Model::rhs_jvp`] along each unit vector,
+/// `b` by central differences of [`Model::rhs_u`], on the stack.
+fn jacobians_by_columns<M: Model + ?Sized>(
+    model: &M,
+    t: f64,
+    state: &[f64],
+    u: &[f64],
+    a: &mut [f64],
+    b: &mut [f64],
+) -> Result<(), Error> {
+    const MAX_INPUTS: usize = 16;
+    let n = M::DIM;
+    check_inputs::<M>(u)?;
+    let sizes = [
+        ("state", n, state.len()),
+        ("jacobian a (DIM x DIM)", n * n, a.len()),
+        ("jacobian b (DIM x NU)", n * M::NU, b.len()),
+    ];
+    for (what, expected, found) in sizes {
+        if expected != found {
+            return Err(Error::Dimension {
+                what,
+                expected,
+                found,
+            });
+        }
+    }
+    if M::NU > MAX_INPUTS {
+        return Err(Error::NotAvailable {
+            what: "jacobians of a hand-written model with more than 16 inputs",
+        });
+    }
+    let (mut e, mut col, mut plus) = (M::ZERO_STATE, M::ZERO_STATE, M::ZERO_STATE);
+    let (e, col, plus) = (e.as_mut(), col.as_mut(), plus.as_mut());
+    for j in 0..n {
+        e[j] = 1.0;
+        model.rhs_jvp(t, state, e, col)?;
+        e[j] = 0.0;
+        for i in 0..n {
+            a[i * n + j] = col[i];
+        }
+    }
+    let mut w = [0.0; MAX_INPUTS];
+    w[..M::NU].copy_from_slice(u);
+    for k in 0..M::NU {
+        let h = 6.055454452393343e-6 * u[k].abs().max(1.0); // cbrt(f64::EPSILON)
+        w[k] = u[k] + h;
+        model.rhs_u(t, state, &w[..M::NU], plus)?;
+        w[k] = u[k] - h;
+        model.rhs_u(t, state, &w[..M::NU], col)?;
+        w[k] = u[k];
+        for i in 0..n {
+            b[i * M::NU + k] = (plus[i] - col[i]) / (2.0 * h);
+        }
+    }
+    Ok(())
+}
+
 /// Check that a model's names, sizes and zero state agree with each other
 /// (`NQ + NZ = DIM`, one name per coordinate, speed and constraint, `ZERO_STATE` of length
 /// `DIM`).
@@ -436,6 +658,7 @@ pub fn validate_layout<M: Model>() -> Result<(), Error> {
         ("SPEEDS", M::NZ, M::SPEEDS.len()),
         ("CONSTRAINTS", M::NC, M::CONSTRAINTS.len()),
         ("ZERO_STATE", M::DIM, M::ZERO_STATE.as_ref().len()),
+        ("INPUTS", M::NU, M::INPUTS.len()),
     ];
     for (what, expected, found) in checks {
         if expected != found {

@@ -7,7 +7,7 @@ pub use alloc::vec::Vec;
 #[doc(hidden)]
 pub mod doc_models;
 mod dual;
-pub use dual::Dual;
+pub use dual::{Dual, Lanes};
 
 /// The values of a slice as a `Vec<f64>` (error paths only; [`Scalar::re`] of each).
 #[inline]
@@ -20,6 +20,59 @@ pub fn to_vec<S: Scalar>(x: &[S]) -> Vec<f64> {
 #[inline]
 pub fn seed<const N: usize>(x: &[f64; N], v: &[f64; N]) -> [Dual; N] {
     core::array::from_fn(|i| Dual::new(x[i], v[i]))
+}
+
+/// The exact Jacobians `a = df/dx` (`DIM x DIM`) and `b = df/du` (`DIM x NU`), row-major,
+/// of `f(x, u)` by forward mode in chunks of `L` directions: `eval` runs the emitted
+/// `rhs_u_generic` in [`Lanes<L>`] on the seeded `x` and `u` (buffers the caller keeps on
+/// its stack); the directions are the states, then the inputs.
+#[inline]
+pub fn jacobians<const L: usize, const N: usize, const U: usize>(
+    state: &[f64; N],
+    u: &[f64; U],
+    a: &mut [f64],
+    b: &mut [f64],
+    x: &mut [Lanes<L>; N],
+    w: &mut [Lanes<L>; U],
+    dx: &mut [Lanes<L>; N],
+    mut eval: impl FnMut(&[Lanes<L>; N], &[Lanes<L>; U], &mut [Lanes<L>; N]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    if a.len() != N * N {
+        return Err(Error::Dimension {
+            what: "jacobian a (DIM x DIM)",
+            expected: N * N,
+            found: a.len(),
+        });
+    }
+    if b.len() != N * U {
+        return Err(Error::Dimension {
+            what: "jacobian b (DIM x NU)",
+            expected: N * U,
+            found: b.len(),
+        });
+    }
+    let mut first = 0;
+    while first < N + U {
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi = Lanes::seeded(state[i], i.wrapping_sub(first));
+        }
+        for (k, wk) in w.iter_mut().enumerate() {
+            *wk = Lanes::seeded(u[k], (N + k).wrapping_sub(first));
+        }
+        eval(x, w, dx)?;
+        for (i, d) in dx.iter().enumerate() {
+            for (lane, e) in d.eps.iter().enumerate() {
+                let j = first + lane;
+                if j < N {
+                    a[i * N + j] = *e;
+                } else if j < N + U {
+                    b[i * U + (j - N)] = *e;
+                }
+            }
+        }
+        first += L;
+    }
+    Ok(())
 }
 
 /// The derivative parts of a dual result.

@@ -16,6 +16,8 @@ pub struct Allowed {
     pub what: &'static str,
     pub velocities: bool,
     pub speeds: bool,
+    /// Runtime inputs: only where loads enter (forces, V).
+    pub inputs: bool,
 }
 
 impl Allowed {
@@ -25,6 +27,7 @@ impl Allowed {
             what,
             velocities: true,
             speeds: false,
+            inputs: false,
         }
     }
 
@@ -34,15 +37,25 @@ impl Allowed {
             what,
             velocities: false,
             speeds: false,
+            inputs: false,
+        }
+    }
+
+    /// The same, runtime inputs allowed too (forces and the potential: where loads enter).
+    pub const fn with_inputs(self) -> Allowed {
+        Allowed {
+            inputs: true,
+            ..self
         }
     }
 }
 
-/// What a `let` (transitively) uses: velocities, speeds.
+/// What a `let` (transitively) uses: velocities, speeds, inputs.
 #[derive(Clone, Copy, Default)]
 struct Uses {
     velocities: bool,
     speeds: bool,
+    inputs: bool,
 }
 
 pub struct Validator<'a> {
@@ -135,9 +148,20 @@ impl<'a> Validator<'a> {
                                         "speeds may only appear in `velocities(..)`",
                                     );
                                 }
+                                if d.inputs && !a.inputs {
+                                    self.cx.error_help(
+                                        id.span(),
+                                        format!(
+                                            "`{key}` depends on an input, which {} cannot use",
+                                            a.what
+                                        ),
+                                        INPUT_HELP,
+                                    );
+                                }
                             }
                             uses.velocities |= d.velocities;
                             uses.speeds |= d.speeds;
+                            uses.inputs |= d.inputs;
                         }
                     }
                     Some((Kind::Speed, _)) => {
@@ -148,6 +172,18 @@ impl<'a> Validator<'a> {
                                     id.span(),
                                     format!("the speed `{key}` cannot be used in {}", a.what),
                                     "speeds may only appear in `velocities(..)`; write it with `dot(..)`",
+                                );
+                            }
+                        }
+                    }
+                    Some((Kind::Input, _)) => {
+                        uses.inputs = true;
+                        if let Some(a) = allowed {
+                            if !a.inputs {
+                                self.cx.error_help(
+                                    id.span(),
+                                    format!("the input `{key}` cannot be used in {}", a.what),
+                                    INPUT_HELP,
                                 );
                             }
                         }
@@ -275,7 +311,7 @@ impl<'a> Validator<'a> {
                 None => self.cx.error_help(
                     id.span(),
                     msg,
-                    "declare it in `parameters`, `coordinates`, a `let`, a `frame` or a `point`",
+                    "declare it in `parameters`, `inputs`, `coordinates`, a `let`, a `frame` or a `point`",
                 ),
             }
         }
@@ -339,6 +375,9 @@ impl<'a> Validator<'a> {
         }
     }
 }
+
+const INPUT_HELP: &str = "inputs act as loads: use them in `forces { .. }` or `potential_energy`; \
+     a motion prescribed in time is a function of `t` (a `let` of `t`)";
 
 fn velocity_help(what: &str) -> &'static str {
     match what {

@@ -16,7 +16,7 @@ pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force
                 per_coordinate.push(n);
             }
             Force::At { point, force } => {
-                k.v.expr(&force, Allowed::velocities("forces"));
+                k.v.expr(&force, Allowed::velocities("forces").with_inputs());
                 k.ty.expect(&force, Ty::Vector, "a force at a point");
                 if k.names.get(&point.to_string()).is_none() {
                     k.names.unknown_point(&point, k.cx);
@@ -26,7 +26,7 @@ pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force
                 out.loads.push(Load::At { point: p, force });
             }
             Force::On { body, torque } => {
-                k.v.expr(&torque, Allowed::velocities("forces"));
+                k.v.expr(&torque, Allowed::velocities("forces").with_inputs());
                 k.ty.expect(&torque, Ty::Vector, "a torque");
                 if let Some(frame) = frame_named(k, out, &Expr::Ident(body)) {
                     out.loads.push(Load::On {
@@ -41,7 +41,7 @@ pub fn forces(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<Force
                 against,
                 torque,
             } => {
-                k.v.expr(&torque, Allowed::velocities("forces"));
+                k.v.expr(&torque, Allowed::velocities("forces").with_inputs());
                 k.ty.expect(&torque, Ty::Vector, "a torque");
                 if on == against {
                     k.cx.error_help(

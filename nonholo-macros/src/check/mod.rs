@@ -34,6 +34,8 @@ pub struct Checked {
     pub vis: syn::Visibility,
     pub name: Ident,
     pub params: Vec<(Ident, Option<Expr>)>,
+    /// Runtime inputs u, in order.
+    pub inputs: Vec<Ident>,
     pub coords: Vec<Ident>,
     pub speeds: Vec<Ident>,
     pub lets: Vec<(Ident, Expr)>,
@@ -58,6 +60,10 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         .unwrap_or_default();
     for (p, _) in &params {
         names.declare(p, Kind::Param, cx);
+    }
+    let inputs: Vec<Ident> = m.inputs.map(|s| s.value).unwrap_or_default();
+    for u in &inputs {
+        names.declare(u, Kind::Input, cx);
     }
     let coords = coordinates(m.coordinates, &m.failed, &name, cx);
     for q in &coords {
@@ -102,7 +108,10 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     let (kinetic, kinetic_span) =
         kinetic_energy(m.kinetic, &m.failed, &name, has_mass, &v, &ty, cx);
     let potential = m.potential.map(|s| {
-        v.expr(&s.value, Allowed::positions("potential_energy"));
+        v.expr(
+            &s.value,
+            Allowed::positions("potential_energy").with_inputs(),
+        );
         ty.expect(&s.value, Ty::Scalar, "potential_energy");
         s.value
     });
@@ -131,6 +140,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         vis: m.vis.unwrap_or(syn::Visibility::Inherited),
         name,
         params,
+        inputs,
         coords,
         speeds,
         lets: m.lets.into_iter().map(|l| (l.name, l.expr)).collect(),
@@ -209,7 +219,7 @@ fn kinetic_energy(
 fn forces(section: Vec<Named>, coords: &[Ident], v: &Validator, cx: &Ctxt) -> Vec<Option<Expr>> {
     let mut forces: Vec<Option<Expr>> = coords.iter().map(|_| None).collect();
     for f in section {
-        v.expr(&f.expr, Allowed::velocities("forces"));
+        v.expr(&f.expr, Allowed::velocities("forces").with_inputs());
         match coords.iter().position(|q| *q == f.name) {
             Some(i) if forces[i].is_some() => cx.error_help(
                 f.name.span(),

@@ -12,6 +12,8 @@ use syn::Ident;
 pub enum Kind {
     Time,
     Param,
+    /// A runtime input (`inputs { .. }`).
+    Input,
     Coord,
     Speed,
     Let(usize),
@@ -26,6 +28,7 @@ pub fn kind_name(k: Kind) -> &'static str {
     match k {
         Kind::Time => "time",
         Kind::Param => "a parameter",
+        Kind::Input => "an input",
         Kind::Coord => "a coordinate",
         Kind::Speed => "a speed",
         Kind::Let(_) => "a `let`",
@@ -136,7 +139,7 @@ impl NameTable {
             cx.error_help(
                 id.span(),
                 format!("`{key}` is already declared as {}", kind_name(*prev)),
-                "every parameter, coordinate, speed, `let`, frame, point and body needs its own name",
+                "every parameter, input, coordinate, speed, `let`, frame, point and body needs its own name",
             );
             return;
         }

@@ -109,6 +109,7 @@ fn parametric(k: &Context, vel: Section<Velocities>) -> (Parametrization<Expr>, 
                 what: "velocities",
                 velocities: false,
                 speeds: true,
+                inputs: false,
             },
         );
         k.ty.expect(&e, Ty::Scalar, "a velocity");

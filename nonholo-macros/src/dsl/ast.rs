@@ -264,6 +264,8 @@ pub struct Model {
     pub name: Option<Ident>,
     pub parameters: Option<Section<Vec<Param>>>,
     pub coordinates: Option<Section<Vec<Ident>>>,
+    /// `inputs { u1, u2 }`: runtime inputs, read where loads enter.
+    pub inputs: Option<Section<Vec<Ident>>>,
     pub lets: Vec<Named>,
     pub kinetic: Option<Section<Expr>>,
     pub potential: Option<Section<Expr>>,

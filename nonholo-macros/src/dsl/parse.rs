@@ -13,6 +13,7 @@ use syn::{braced, parenthesized, token, Attribute, Ident, Token, Visibility};
 pub const SECTIONS: &[&str] = &[
     "parameters",
     "coordinates",
+    "inputs",
     "let",
     "kinetic_energy",
     "potential_energy",
@@ -174,7 +175,7 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             });
             set_once(&mut m.parameters, &kw, params, cx);
         }
-        "coordinates" | "dependent" => {
+        "coordinates" | "dependent" | "inputs" => {
             let content;
             braced!(content in input);
             let mut names = Vec::new();
@@ -184,6 +185,8 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             });
             if kw == "coordinates" {
                 set_once(&mut m.coordinates, &kw, names, cx);
+            } else if kw == "inputs" {
+                set_once(&mut m.inputs, &kw, names, cx);
             } else {
                 set_once(&mut m.dependent, &kw, names, cx);
             }

@@ -2,7 +2,9 @@
 //! with G's independent blocks solved apart (1x1 by division, 2x2 in closed form,
 //! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
 
-use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
+use super::code::{
+    bind_array, ident_for, input_prologue, lit_usize, singular_mass_matrix, Bindings, Layout, Num,
+};
 use super::ldlt;
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
@@ -13,14 +15,12 @@ use crate::sym::Graph;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-#[allow(clippy::too_many_arguments)]
 pub fn hooks(
     m: &Checked,
     low: &Lowered,
     eq: &Equations,
     d: &FirstMethod,
     base: &Bindings,
-    plets: &TokenStream,
     constraint_residual: TokenStream,
     equations: String,
 ) -> Hooks {
@@ -172,7 +172,7 @@ pub fn hooks(
     let energy = quote! { #energy_lets ::core::result::Result::Ok(#energy_out) };
 
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
-    let inherent = inherent(m, low, d, &b_state, plets);
+    let inherent = inherent(m, low, d, &b_state);
     Hooks {
         nz,
         speed_names: eq.speed_names.clone(),
@@ -271,17 +271,13 @@ fn from_qdot(low: &Lowered, d: &FirstMethod, base: &Bindings, b_qz: &Bindings) -
 }
 
 /// `power_balance` and (with a split) `equation_terms`.
-fn inherent(
-    m: &Checked,
-    low: &Lowered,
-    d: &FirstMethod,
-    b_state: &Bindings,
-    plets: &TokenStream,
-) -> TokenStream {
+fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
     let g = &low.graph;
     let name = &m.name;
     let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
     let (nz_l, dim_l) = (lit_usize(nz), lit_usize(nq + nz));
+    let nu_l = lit_usize(m.inputs.len());
+    let prologue_u = input_prologue(m, Num::F64, true);
     let mut b_pow = b_state.clone();
     for (k, s) in d.power.zdot.iter().enumerate() {
         let i = lit_usize(nq + k);
@@ -312,9 +308,15 @@ fn inherent(
             /// `G dz/dt = forcing` (for Boltzmann–Hamel: Talamucci's Q, Lambda, N of eq. 20,
             /// the explicit-time and potential terms, the constraint correction and the
             /// extra forces).
+            /// At zero inputs; [`equation_terms_u`](Self::equation_terms_u) with them.
             pub fn equation_terms(&self, t: f64, state: &[f64]) -> ::core::result::Result<[[f64; #nz_l]; #nt], ::nonholo::Error> {
+                self.equation_terms_u(t, state, &[0.0; #nu_l])
+            }
+
+            /// [`equation_terms`](Self::equation_terms) with the inputs `u`.
+            pub fn equation_terms_u(&self, t: f64, state: &[f64], u: &[f64]) -> ::core::result::Result<[[f64; #nz_l]; #nt], ::nonholo::Error> {
                 let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                #plets
+                #prologue_u
                 #term_lets
                 ::core::result::Result::Ok([#(#term_rows),*])
             }
@@ -328,11 +330,18 @@ fn inherent(
             /// `[F . qd, -dL/dt, R . qd]`, where R is the reaction implied by the derived
             /// accelerations (`R = A qdd + h - F`); R does no work unless the constraints
             /// or the speeds depend on time.
+            /// At zero inputs; [`power_balance_u`](Self::power_balance_u) with them.
             pub fn power_balance(&self, t: f64, state: &[f64]) -> ::core::result::Result<[f64; 3], ::nonholo::Error> {
+                self.power_balance_u(t, state, &[0.0; #nu_l])
+            }
+
+            /// [`power_balance`](Self::power_balance) with the inputs `u`: their power is
+            /// part of `F . qd` (the inputs held, as between two control instants).
+            pub fn power_balance_u(&self, t: f64, state: &[f64], u: &[f64]) -> ::core::result::Result<[f64; 3], ::nonholo::Error> {
                 let mut __dz = [0.0f64; #dim_l];
-                <Self as ::nonholo::Model>::rhs(self, t, state, &mut __dz)?;
+                <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
                 let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                #plets
+                #prologue_u
                 #pow_lets
                 ::core::result::Result::Ok([#(#pow_out),*])
             }

@@ -16,7 +16,7 @@ mod structs;
 use crate::check::Checked;
 use crate::mechanics::{Equations, Layout as StateLayout};
 use crate::model::{Formulation, Lowered};
-use code::{block, ident_for, lit_usize, param_bindings, Bindings, Num};
+use code::{block, ident_for, input_prologue, lit_usize, param_bindings, Bindings, Num};
 use configuration::ConfigItems;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -62,19 +62,11 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     let text = equations::render(g, &eq.text);
     let hooks = match &eq.layout {
         StateLayout::First(d) => {
-            first_method::hooks(m, low, eq, d, &base, &plets, constraint_residual, text)
+            first_method::hooks(m, low, eq, d, &base, constraint_residual, text)
         }
-        StateLayout::Second(d) => second_method::hooks(
-            m,
-            low,
-            eq,
-            d,
-            &base,
-            &plets,
-            &plets_generic,
-            constraint_residual,
-            text,
-        ),
+        StateLayout::Second(d) => {
+            second_method::hooks(m, low, eq, d, &base, &plets, constraint_residual, text)
+        }
     };
     let header = emit_struct(m, &low.defaults);
     let config = configuration::items(low, &base, &plets);
@@ -149,6 +141,57 @@ pub fn model_impl(
         }
     };
     let (jvp_end, param_jvp_end) = (jvp_tail("rhs_jvp"), jvp_tail("rhs_param_jvp"));
+    // The body lives where it costs nothing: in `rhs_generic` without inputs (`rhs_u_generic`
+    // checks that `u` is empty and calls it), in `rhs_u_generic` with them.
+    let nu = m.inputs.len();
+    let nu_l = lit_usize(nu);
+    let input_names: Vec<String> = m.inputs.iter().map(|u| u.to_string()).collect();
+    let zero_u = quote! { &[<__S as ::nonholo::Scalar>::from_f64(0.0); #nu_l] };
+    let rhs_body = |prologue: &TokenStream| {
+        quote! {
+            let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+            let __d: &mut [__S; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
+            #prologue
+            // whether every pivot of G is positive; one branch at the end checks it with
+            // the finiteness of dstate (dividing by a non-positive pivot cannot panic)
+            let __pd = true;
+            #rhs
+            if !(__pd & ::nonholo::__private::all_finite(__d)) {
+                return ::core::result::Result::Err(::nonholo::__private::rhs_failed(__pd, t, state));
+            }
+            ::core::result::Result::Ok(())
+        }
+    };
+    let energy_body = |prologue: &TokenStream| {
+        quote! {
+            let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+            #prologue
+            #energy
+        }
+    };
+    let (rhs_generic_body, rhs_u_generic_body, energy_generic_body, energy_u_generic_body) =
+        if nu == 0 {
+            (
+                rhs_body(plets_generic),
+                quote! {
+                    let _: &[__S; 0] = ::nonholo::__private::as_array(u, "inputs u")?;
+                    self.rhs_generic(t, state, dstate)
+                },
+                energy_body(plets_generic),
+                quote! {
+                    let _: &[__S; 0] = ::nonholo::__private::as_array(u, "inputs u")?;
+                    self.energy_generic(t, state)
+                },
+            )
+        } else {
+            let prologue = input_prologue(m, Num::Generic, true);
+            (
+                quote! { self.rhs_u_generic(t, state, #zero_u, dstate) },
+                rhs_body(&prologue),
+                quote! { self.energy_u_generic(t, state, #zero_u) },
+                energy_body(&prologue),
+            )
+        };
     let generic_doc = format!(
         "The equations of [`{name}`] in any scalar (`f64`, `f32`, dual numbers: see \
          [`Scalar`](::nonholo::Scalar)); the `Model` methods of `{name}` are these in `f64`."
@@ -166,17 +209,15 @@ pub fn model_impl(
             /// [`Error::SingularMassMatrix`](::nonholo::Error::SingularMassMatrix),
             /// [`Error::NonFinite`](::nonholo::Error::NonFinite) (values of the state).
             pub fn rhs_generic(&self, t: __S, state: &[__S], dstate: &mut [__S]) -> ::core::result::Result<(), ::nonholo::Error> {
-                let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                let __d: &mut [__S; #dim_l] = ::nonholo::__private::as_array_mut(dstate, "dstate")?;
-                #plets_generic
-                // whether every pivot of G is positive; one branch at the end checks it with
-                // the finiteness of dstate (dividing by a non-positive pivot cannot panic)
-                let __pd = true;
-                #rhs
-                if !(__pd & ::nonholo::__private::all_finite(__d)) {
-                    return ::core::result::Result::Err(::nonholo::__private::rhs_failed(__pd, t, state));
-                }
-                ::core::result::Result::Ok(())
+                #rhs_generic_body
+            }
+
+            /// The right-hand side with the inputs `u` ([`Model::rhs_u`](::nonholo::Model::rhs_u)) in this scalar.
+            ///
+            /// # Errors
+            /// As [`rhs_generic`](Self::rhs_generic); [`Error::Dimension`](::nonholo::Error::Dimension) for `u` of the wrong length.
+            pub fn rhs_u_generic(&self, t: __S, state: &[__S], u: &[__S], dstate: &mut [__S]) -> ::core::result::Result<(), ::nonholo::Error> {
+                #rhs_u_generic_body
             }
 
             /// The velocities `dot(q) = psi(q, z, t)` ([`Model::qdot`](::nonholo::Model::qdot)) in this scalar.
@@ -197,9 +238,15 @@ pub fn model_impl(
             /// # Errors
             /// [`Error::Dimension`](::nonholo::Error::Dimension) for a state of the wrong length.
             pub fn energy_generic(&self, t: __S, state: &[__S]) -> ::core::result::Result<__S, ::nonholo::Error> {
-                let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                #plets_generic
-                #energy
+                #energy_generic_body
+            }
+
+            /// The energy with the inputs `u` ([`Model::energy_u`](::nonholo::Model::energy_u)) in this scalar.
+            ///
+            /// # Errors
+            /// [`Error::Dimension`](::nonholo::Error::Dimension) for a state or `u` of the wrong length.
+            pub fn energy_u_generic(&self, t: __S, state: &[__S], u: &[__S]) -> ::core::result::Result<__S, ::nonholo::Error> {
+                #energy_u_generic_body
             }
 
             #generic_inherent
@@ -217,6 +264,8 @@ pub fn model_impl(
             const DIM: usize = #dim_l;
             const FORMULATION: ::nonholo::Formulation = ::nonholo::Formulation::#variant;
             const EQUATIONS: &'static str = #equations;
+            const INPUTS: &'static [&'static str] = &[#(#input_names),*];
+            const NU: usize = #nu_l;
             #config_items
             type State = [f64; #dim_l];
             const ZERO_STATE: Self::State = [0.0; #dim_l];
@@ -239,6 +288,46 @@ pub fn model_impl(
                 let mut __dx = [#dual::new(0.0, 0.0); #dim_l];
                 __m.rhs_generic(#dual::new(t, 0.0), &__x, &mut __dx)?;
                 #jvp_end
+            }
+
+            #[inline]
+            fn rhs_u(&self, t: f64, state: &[f64], u: &[f64], dstate: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                self.rhs_u_generic(t, state, u, dstate)
+            }
+
+            fn energy_u(&self, t: f64, state: &[f64], u: &[f64]) -> ::core::result::Result<f64, ::nonholo::Error> {
+                self.energy_u_generic(t, state, u)
+            }
+
+            fn rhs_u_jvp(&self, t: f64, state: &[f64], u: &[f64], v: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __uu: &[f64; #nu_l] = ::nonholo::__private::as_array(u, "inputs u")?;
+                let __v: &[f64; #dim_l] = ::nonholo::__private::as_array(v, "v")?;
+                let __o: &mut [f64; #dim_l] = ::nonholo::__private::as_array_mut(out, "out")?;
+                let __m: #generic_name<#dual> = self.cast();
+                let __x: [#dual; #dim_l] = ::nonholo::__private::seed(__s, __v);
+                let __w: [#dual; #nu_l] = ::nonholo::__private::seed(__uu, &[0.0; #nu_l]);
+                let mut __dx = [#dual::new(0.0, 0.0); #dim_l];
+                __m.rhs_u_generic(#dual::new(t, 0.0), &__x, &__w, &mut __dx)?;
+                #jvp_end
+            }
+
+            fn jacobians_in_lanes<const __L: usize>(&self, t: f64, state: &[f64], u: &[f64], a: &mut [f64], b: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                type __Lanes<const __K: usize> = ::nonholo::__private::Lanes<__K>;
+                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+                let __uu: &[f64; #nu_l] = ::nonholo::__private::as_array(u, "inputs u")?;
+                let __m: #generic_name<__Lanes<__L>> = self.cast();
+                let __t = <__Lanes<__L> as ::nonholo::Scalar>::from_f64(t);
+                let mut __x = [__Lanes::<__L>::default(); #dim_l];
+                let mut __w = [__Lanes::<__L>::default(); #nu_l];
+                let mut __dx = [__Lanes::<__L>::default(); #dim_l];
+                ::nonholo::__private::jacobians(__s, __uu, a, b, &mut __x, &mut __w, &mut __dx, |__x, __w, __dx| {
+                    __m.rhs_u_generic(__t, __x, __w, __dx)
+                })?;
+                if !(::nonholo::__private::all_finite(a) & ::nonholo::__private::all_finite(b)) {
+                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "jacobians", t, state: ::nonholo::__private::to_vec(state) });
+                }
+                ::core::result::Result::Ok(())
             }
 
             fn rhs_param_jvp(&self, t: f64, state: &[f64], dp: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {

@@ -2,7 +2,9 @@
 //! run time from A, L, C_qd and the drift (`__private::multipliers`), plus the inherent
 //! `multipliers` and `reaction_forces`.
 
-use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
+use super::code::{
+    bind_array, ident_for, input_prologue, lit_usize, singular_mass_matrix, Bindings, Layout, Num,
+};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::multipliers::SecondMethod;
@@ -19,7 +21,6 @@ pub fn hooks(
     d: &SecondMethod,
     base: &Bindings,
     plets: &TokenStream,
-    plets_generic: &TokenStream,
     constraint_residual: TokenStream,
     equations: String,
 ) -> Hooks {
@@ -45,8 +46,10 @@ pub fn hooks(
     );
     let (lets, o) = l.block_in(g, &b_qqd, "m", Num::Generic);
     let (a_rows, lv, c_rows, dr) = (o.rows(a), o.vec(lv), o.rows(c), o.vec(dr));
+    let prologue = input_prologue(m, Num::Generic, false);
+    let nu_l = lit_usize(m.inputs.len());
     let solve_body = quote! {
-        #plets_generic
+        #prologue
         #lets
         let __a: [[__S; #nq_l]; #nq_l] = [#(#a_rows),*];
         let __l: [__S; #nq_l] = [#(#lv),*];
@@ -57,7 +60,7 @@ pub fn hooks(
     let rhs = quote! {
         let __q: [__S; #nq_l] = ::core::array::from_fn(|__i| __s[__i]);
         let __qd: [__S; #nq_l] = ::core::array::from_fn(|__i| __s[#nq_l + __i]);
-        let ::core::option::Option::Some((__qdd, _)) = self.__second_method(t, &__q, &__qd) else { #singular };
+        let ::core::option::Option::Some((__qdd, _)) = self.__second_method(t, &__q, &__qd, __u) else { #singular };
         __d[..#nq_l].copy_from_slice(&__qd);
         __d[#nq_l..].copy_from_slice(&__qdd);
     };
@@ -74,7 +77,7 @@ pub fn hooks(
     let j_rows = jr.rows(cs);
     let generic_inherent = quote! {
         /// `(qdd, lambda)` at `(q, dot(q))`: Benenti's eqs. 8.6 and 8.12.
-        fn __second_method(&self, t: __S, __q: &[__S; #nq_l], __qd: &[__S; #nq_l]) -> ::core::option::Option<([__S; #nq_l], [__S; #nc_l])> {
+        fn __second_method(&self, t: __S, __q: &[__S; #nq_l], __qd: &[__S; #nq_l], __u: &[__S; #nu_l]) -> ::core::option::Option<([__S; #nq_l], [__S; #nc_l])> {
             #solve_body
         }
     };
@@ -83,20 +86,31 @@ pub fn hooks(
         impl #name {
 
             /// The Lagrange multipliers `lambda_a` at `(q, dot(q))` (Benenti's eq. 8.6, with
-            /// `A qdd + h = F + C_qd^T lambda`).
+            /// `A qdd + h = F + C_qd^T lambda`), at zero inputs.
             pub fn multipliers(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nc_l], ::nonholo::Error> {
+                self.multipliers_u(t, q, qdot, &[0.0; #nu_l])
+            }
+
+            /// [`multipliers`](Self::multipliers) with the inputs `u`.
+            pub fn multipliers_u(&self, t: f64, q: &[f64], qdot: &[f64], u: &[f64]) -> ::core::result::Result<[f64; #nc_l], ::nonholo::Error> {
                 let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
                 let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
-                match self.__second_method(t, __q, __qd) {
+                let __u: &[f64; #nu_l] = ::nonholo::__private::as_array(u, "inputs u")?;
+                match self.__second_method(t, __q, __qd, __u) {
                     ::core::option::Option::Some((_, __lambda)) => ::core::result::Result::Ok(__lambda),
                     ::core::option::Option::None => ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::concat(q, qdot) }),
                 }
             }
 
             /// The Lagrangian reaction forces `R_i = lambda_a dC^a/d dot(q)_i` (Benenti's
-            /// eqs. 3.11 and 8.13) that keep the constraints at `(q, dot(q))`.
+            /// eqs. 3.11 and 8.13) that keep the constraints at `(q, dot(q))`, at zero inputs.
             pub fn reaction_forces(&self, t: f64, q: &[f64], qdot: &[f64]) -> ::core::result::Result<[f64; #nq_l], ::nonholo::Error> {
-                let __lambda = self.multipliers(t, q, qdot)?;
+                self.reaction_forces_u(t, q, qdot, &[0.0; #nu_l])
+            }
+
+            /// [`reaction_forces`](Self::reaction_forces) with the inputs `u`.
+            pub fn reaction_forces_u(&self, t: f64, q: &[f64], qdot: &[f64], u: &[f64]) -> ::core::result::Result<[f64; #nq_l], ::nonholo::Error> {
+                let __lambda = self.multipliers_u(t, q, qdot, u)?;
                 let __q: &[f64; #nq_l] = ::nonholo::__private::as_array(q, "q")?;
                 let __qd: &[f64; #nq_l] = ::nonholo::__private::as_array(qdot, "qdot")?;
                 let __jac: [[f64; #nq_l]; #nc_l] = {

@@ -47,6 +47,11 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         .iter()
         .map(|(p, _)| g.new_symbol(&p.to_string()))
         .collect();
+    let inputs: Vec<u32> = m
+        .inputs
+        .iter()
+        .map(|u| g.new_symbol(&u.to_string()))
+        .collect();
     let q: Vec<u32> = m
         .coords
         .iter()
@@ -71,6 +76,10 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     for ((p, _), s) in m.params.iter().zip(&params) {
         let id = g.sym(*s);
         names.insert(p.to_string(), id);
+    }
+    for (u, s) in m.inputs.iter().zip(&inputs) {
+        let id = g.sym(*s);
+        names.insert(u.to_string(), id);
     }
     let mut qd_of = HashMap::default();
     for ((c, s), sd) in m.coords.iter().zip(&q).zip(&qd) {
@@ -182,6 +191,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         syms: Symbols {
             t,
             params,
+            inputs,
             q,
             qd,
             z,

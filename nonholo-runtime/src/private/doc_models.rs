@@ -2,6 +2,7 @@
 //! runtime cannot use `nonholonomic!` in its own docs). Not a stable API.
 //!
 //! - [`Oscillator`]: `m x'' + c x' + k x = u`, no constraints.
+//! - [`ForcedOscillator`]: `m x'' + k x = f` with the force `f` a runtime input.
 //! - [`Skate`]: a skate on ice (a knife edge at its centre of mass), one nonholonomic
 //!   constraint; it runs on a circle. [`SkateLagrange`]: the same by Lagrange
 //!   multipliers, state `[q, dot(q)]`, which can violate the constraint.
@@ -100,6 +101,79 @@ impl Model for Oscillator {
         // v' = (u - k x - c v) / m
         let a = (self.u - self.k * x - self.c * v) / self.m;
         *as_array_mut(out, "jvp output")? = [0.0, (du - x * dk - v * dc - a * dm) / self.m];
+        Ok(())
+    }
+    fn qdot(&self, _t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
+        as_array::<_, 1>(q, "q")?;
+        *as_array_mut(qdot, "qdot")? = *as_array::<_, 1>(z, "z")?;
+        Ok(())
+    }
+    fn state_from_qdot(&self, _t: f64, q: &[f64], qdot: &[f64]) -> Result<[f64; 2], Error> {
+        let [x] = *as_array(q, "q")?;
+        let [v] = *as_array(qdot, "qdot")?;
+        Ok([x, v])
+    }
+    fn energy(&self, _t: f64, state: &[f64]) -> Result<f64, Error> {
+        let [x, v] = *as_array(state, "state")?;
+        Ok(0.5 * self.m * v * v + 0.5 * self.k * x * x)
+    }
+    fn constraint_residual(
+        &self,
+        _t: f64,
+        _q: &[f64],
+        _qdot: &[f64],
+        residual: &mut [f64],
+    ) -> Result<(), Error> {
+        as_array_mut::<_, 0>(residual, "constraint residual")?;
+        Ok(())
+    }
+}
+
+/// A mass on a spring driven by a runtime input force, `m x'' + k x = f`, state `[x, v]`,
+/// `INPUTS = ["f"]`: what a generated model with `inputs { f }` looks like to the runtime.
+///
+/// Energy `1/2 m v^2 + 1/2 k x^2`; its rate is the input's power `f v`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ForcedOscillator {
+    /// Mass.
+    pub m: f64,
+    /// Spring constant.
+    pub k: f64,
+}
+
+impl Model for ForcedOscillator {
+    const COORDINATES: &'static [&'static str] = &["x"];
+    const SPEEDS: &'static [&'static str] = &["v"];
+    const PARAMETERS: &'static [&'static str] = &["m", "k"];
+    const CONSTRAINTS: &'static [&'static str] = &[];
+    const INPUTS: &'static [&'static str] = &["f"];
+    const NU: usize = 1;
+    const NQ: usize = 1;
+    const NZ: usize = 1;
+    const NC: usize = 0;
+    const DIM: usize = 2;
+    const FORMULATION: Formulation = Formulation::GibbsAppell;
+    const EQUATIONS: &'static str = "dot(x) = v\nm dot(v) = -k x + f";
+    type State = [f64; 2];
+    const ZERO_STATE: [f64; 2] = [0.0; 2];
+
+    fn parameters(&self) -> Vec<f64> {
+        vec![self.m, self.k]
+    }
+    fn rhs(&self, t: f64, state: &[f64], dstate: &mut [f64]) -> Result<(), Error> {
+        self.rhs_u(t, state, &[0.0], dstate)
+    }
+    fn rhs_u(&self, t: f64, state: &[f64], u: &[f64], dstate: &mut [f64]) -> Result<(), Error> {
+        let [x, v] = *as_array(state, "state")?;
+        let [f] = *as_array(u, "inputs u")?;
+        let d = as_array_mut(dstate, "dstate")?;
+        *d = [v, (f - self.k * x) / self.m];
+        finite(t, state, d)
+    }
+    fn rhs_jvp(&self, _t: f64, state: &[f64], dir: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        as_array::<_, 2>(state, "state")?;
+        let [dx, dv] = *as_array(dir, "jvp direction")?;
+        *as_array_mut(out, "jvp output")? = [dv, -self.k * dx / self.m];
         Ok(())
     }
     fn qdot(&self, _t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
