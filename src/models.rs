@@ -504,9 +504,9 @@ macro_rules! whipple_bicycle_model {
                 x_b = 0.3, z_b = -0.9, m_b = 85.0, i_bxx = 9.2, i_byy = 11.0, i_bzz = 2.8, i_bxz = 2.4,
                 x_h = 0.9, z_h = -0.7, m_h = 4.0,
                 i_hxx = 0.05892, i_hyy = 0.06, i_hzz = 0.00708, i_hxz = -0.00756,
-                r_f = 0.35, m_f = 3.0, i_fxx = 0.1405, i_fyy = 0.28,
-                t_roll = 0.0, t_steer = 0.0
+                r_f = 0.35, m_f = 3.0, i_fxx = 0.1405, i_fyy = 0.28
             }
+            inputs { t_roll, t_steer, t_rear }
             coordinates { x, y, yaw, roll, pitch, th_r, steer, th_f }
             frame N;
             point O;
@@ -540,6 +540,7 @@ macro_rules! whipple_bicycle_model {
             forces {
                 on rear_frame: t_roll * A.x;
                 between fork, rear_frame: t_steer * S.z;
+                between rear_wheel, rear_frame: -t_rear * B.y;
             }
             $($rest)*
         }
@@ -559,10 +560,12 @@ whipple_bicycle_model! {
     /// (`solve_configuration`); 4 no-slip rows and its derivative leave 3 speeds
     /// `dot(roll)`, `dot(th_r)`, `dot(steer)`. Forward speed `v` is `dot(th_r) = -v / r_r`.
     ///
-    /// Inputs: a lean torque `t_roll` on the rear frame about the heading axis and a steer
-    /// torque `t_steer` between fork and frame (both 0 by default). Linearized upright at
-    /// speed `v` it is Meijaard's `M qdd + v C1 qd + (g K0 + v^2 K2) q = [t_roll, t_steer]`
-    /// for `q = [roll, steer]`; self-stable for 4.29 < v < 6.02 m/s.
+    /// Inputs (`inputs { t_roll, t_steer, t_rear }`, [`Model::rhs_u`](crate::Model::rhs_u)): a lean
+    /// torque `t_roll` on the rear frame about the heading axis, a steer torque `t_steer`
+    /// between fork and frame, and a pedalling torque `t_rear` between rear frame and rear
+    /// wheel (positive drives forward). Linearized upright at speed `v` it is Meijaard's
+    /// `M qdd + v C1 qd + (g K0 + v^2 K2) q = [t_roll, t_steer]` for `q = [roll, steer]`;
+    /// self-stable for 4.29 < v < 6.02 m/s.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct WhippleBicycle;
     dependent { x, y, yaw, pitch, th_f }

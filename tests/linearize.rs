@@ -526,7 +526,7 @@ fn errors_name_what_is_wrong() {
     let err = linearize(&p, 0.0, &x0, &Linearize::new().inputs(&["torque"])).unwrap_err();
     match &err {
         Error::UnknownName { what, name, known } => {
-            assert_eq!((*what, name.as_str()), ("parameters", "torque"));
+            assert_eq!((*what, name.as_str()), ("inputs or parameters", "torque"));
             assert_eq!(known, &["m", "l", "g", "tau"]);
         }
         e => panic!("{e}"),

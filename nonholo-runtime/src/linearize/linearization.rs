@@ -35,7 +35,7 @@ use crate::Error;
 pub struct Linearization {
     /// Names of the reduced state `y`.
     pub states: Vec<&'static str>,
-    /// Names of the inputs `r` (parameters).
+    /// Names of the inputs (the columns of `b`): runtime inputs or parameters.
     pub inputs: Vec<&'static str>,
     /// `A = J_KK - J_KD S`.
     pub a: DMatrix<f64>,

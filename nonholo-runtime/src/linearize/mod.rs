@@ -1,8 +1,9 @@
 //! Linearization about equilibria and steady motions.
 //!
 //! For a model with state `x = [q, z]` and `x' = f(x, t)` the exact Jacobian
-//! `J = df/dx` is assembled from one [`Model::rhs_jvp`] per state component (forward-mode
-//! dual numbers in generated models: no truncation error). The reduced state
+//! `J = df/dx` and `df/du` come from [`Model::jacobians`] at the operating inputs
+//! ([`Linearize::at_inputs`]; forward-mode dual numbers in generated models: no truncation
+//! error). The reduced state
 //! `y = x_K` keeps the named coordinates and speeds; the coordinates `D` set by the
 //! configuration constraints `Phi(q, t) = 0` ([`Model::CONFIGURATION_COORDINATES`]) follow
 //! the kept ones by the implicit-function theorem,
@@ -14,7 +15,8 @@
 //! and every other state is dropped, which is exact only when the kept and dependent
 //! rows do not depend on it (`J[K u D, j] = 0`: ignorable coordinates, decoupled speeds);
 //! a dropped state that couples is an error naming it, never a silently wrong matrix.
-//! `B` comes from [`Model::rhs_param_jvp`] along the parameters named as inputs.
+//! The columns of `B` are `df_K/du` for the runtime inputs ([`Model::INPUTS`]) named in
+//! [`Linearize::inputs`], and [`Model::rhs_param_jvp`] for the parameters named there.
 //! (Peterson, Gede & Hubbard 2015 for the general form; for `[q, z]` models only their
 //! `C_0` is needed, since `psi` already satisfies the velocity constraints.)
 
@@ -98,16 +100,23 @@ pub fn linearize<M: Model>(
         ));
     }
 
-    // the exact Jacobian, one JVP per column
-    let mut jacobian = DMatrix::zeros(n, n);
-    let mut e = vec![0.0; n];
-    let mut col = vec![0.0; n];
-    for j in 0..n {
-        e[j] = 1.0;
-        model.rhs_jvp(t, state, &e, &mut col)?;
-        e[j] = 0.0;
-        jacobian.column_mut(j).copy_from_slice(&col);
+    // the operating inputs (zero unless given)
+    let u0 = if spec.at_inputs.is_empty() {
+        vec![0.0; M::NU]
+    } else {
+        spec.at_inputs.clone()
+    };
+    if u0.len() != M::NU {
+        return Err(Error::Dimension {
+            what: "operating inputs (Linearize::at_inputs)",
+            expected: M::NU,
+            found: u0.len(),
+        });
     }
+    // the exact Jacobians df/dx and df/du at once
+    let (mut ja, mut jb) = (vec![0.0; n * n], vec![0.0; n * M::NU]);
+    model.jacobians(t, state, &u0, &mut ja, &mut jb)?;
+    let jacobian = DMatrix::from_row_slice(n, n, &ja);
     let scale = 1.0 + jacobian.amax();
 
     // S = Phi_D^-1 Phi_K (zero columns for kept speeds)
@@ -178,21 +187,36 @@ pub fn linearize<M: Model>(
     }
 
     let mut f = vec![0.0; n];
-    model.rhs(t, state, &mut f)?;
+    model.rhs_u(t, state, &u0, &mut f)?;
     let residual = keep.iter().map(|i| f[*i]).collect();
 
+    // the columns of b: runtime inputs from df/du, parameters by rhs_param_jvp
     let params = M::PARAMETERS;
     let mut inputs = Vec::with_capacity(spec.inputs.len());
     let mut b = DMatrix::zeros(keep.len(), spec.inputs.len());
     let mut dp = vec![0.0; params.len()];
+    let mut col = vec![0.0; n];
     for (c, name) in spec.inputs.iter().enumerate() {
+        if let Some(k) = M::INPUTS.iter().position(|s| s == name) {
+            inputs.push(M::INPUTS[k]);
+            for (r, i) in keep.iter().enumerate() {
+                b[(r, c)] = jb[*i * M::NU + k];
+            }
+            continue;
+        }
         let Some(p) = params.iter().position(|s| s == name) else {
             return Err(Error::UnknownName {
-                what: "parameters",
+                what: "inputs or parameters",
                 name: name.clone(),
-                known: params.to_vec(),
+                known: M::INPUTS.iter().chain(params).copied().collect(),
             });
         };
+        if u0.iter().any(|x| *x != 0.0) {
+            return Err(Error::InvalidOptions(alloc::format!(
+                "the parameter `{name}` as an input: parameter derivatives are taken at zero \
+                 runtime inputs, but the operating inputs are {u0:?}"
+            )));
+        }
         inputs.push(params[p]);
         dp[p] = 1.0;
         model.rhs_param_jvp(t, state, &dp, &mut col)?;

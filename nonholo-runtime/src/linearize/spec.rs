@@ -18,6 +18,7 @@ use crate::{Error, Model};
 pub struct Linearize {
     pub(super) keep: Vec<String>,
     pub(super) inputs: Vec<String>,
+    pub(super) at_inputs: Vec<f64>,
     pub(super) tolerance: f64,
 }
 
@@ -49,6 +50,7 @@ impl Linearize {
         Self {
             keep: Vec::new(),
             inputs: Vec::new(),
+            at_inputs: Vec::new(),
             tolerance: 1e-10,
         }
     }
@@ -87,10 +89,22 @@ impl Linearize {
         self
     }
 
-    /// Parameters ([`Model::PARAMETERS`]) that act as inputs: the columns of `b`, from
-    /// [`Model::rhs_param_jvp`]. Generated models take any parameter (torques, forces and
+    /// The columns of `b`: runtime inputs ([`Model::INPUTS`], from
+    /// [`Model::jacobians`]) or parameters ([`Model::PARAMETERS`], from
+    /// [`Model::rhs_param_jvp`]). Generated models take any parameter (torques, forces and
     /// dampings, but also a mass or a length, for sensitivities); a hand-written model
-    /// without that method gives [`Error::NotAvailable`].
+    /// without that method gives [`Error::NotAvailable`]. A name that is neither is
+    /// [`Error::UnknownName`].
+    ///
+    /// ```
+    /// use nonholo_runtime::{linearize, Linearize};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// // m x'' + k x = f, f a runtime input: B = [0, 1/m]
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// let lin = linearize(&osc, 0.0, &[0.0, 0.0], &Linearize::new().inputs(&["f"]))?;
+    /// assert_eq!((lin.b[(0, 0)], lin.b[(1, 0)]), (0.0, 0.5));
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
     ///
     /// ```
     /// use nonholo_runtime::{linearize, nalgebra::DMatrix, Error, Linearize};
@@ -111,6 +125,25 @@ impl Linearize {
     /// ```
     pub fn inputs(mut self, names: &[&str]) -> Self {
         self.inputs = names.iter().map(|s| s.to_string()).collect();
+        self
+    }
+
+    /// The operating inputs `u0` (one per [`Model::INPUTS`] name; zero if not given): the
+    /// Jacobians are taken at `(state, u0)`, e.g. the steady torque that holds an
+    /// equilibrium.
+    ///
+    /// ```
+    /// use nonholo_runtime::{linearize, Linearize};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// // held at x = 0.25 by f = k x = 2: an equilibrium, so the residual is zero
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// let spec = Linearize::new().inputs(&["f"]).at_inputs(&[2.0]);
+    /// let lin = linearize(&osc, 0.0, &[0.25, 0.0], &spec)?;
+    /// assert_eq!(lin.residual, [0.0, 0.0]);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn at_inputs(mut self, u0: &[f64]) -> Self {
+        self.at_inputs = u0.to_vec();
         self
     }
 

@@ -1,0 +1,430 @@
+//! Runtime inputs (`inputs { .. }`): a model with inputs equals the same model with the
+//! loads as parameters, in every formulation; `jacobians` (df/dx, df/du) equals
+//! `rhs_u_jvp` and central differences on every library model; the energy changes at the
+//! rate the power balance gives, the inputs' power included; `linearize` takes input
+//! columns and operating inputs.
+
+use nonholo::models::{
+    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDisk3d,
+    RollingDiskPendulum, Skate, VerticalDisk, WhippleBicycle,
+};
+use nonholo::num_dual::Dual64;
+use nonholo::prelude::*;
+
+mod common;
+use common::rng::SplitMix64;
+
+/// A rolling disk carrying a pendulum, driven at every kind of load site: a pedalling
+/// torque between disk and fork, a steering torque on the fork, a push at the bob and a
+/// spring whose rest angle is set from outside. `$loads` declares the four names (as
+/// parameters or as inputs); `$rest` picks the speeds and the formulation.
+macro_rules! driven_disk {
+    ($name:ident; $($loads:tt)*) => {
+        driven_disk!(@ $name; [$($loads)*] []);
+    };
+    (@ $name:ident; [$($loads:tt)*] [$($rest:tt)*]) => {
+        nonholonomic! {
+            pub struct $name;
+            $($loads)*
+            coordinates { x, y, yaw, lean, spin, swing }
+            frame N;
+            point O;
+            frame L = N.rotate(z, yaw).rotate(x, lean);
+            frame D = L.rotate(y, spin);
+            frame F = L.rotate(y, swing);
+            point P = O + N[x, y, 0.0];
+            point C = P + r * L.z;
+            point Q = C + l * F.z;
+            body disk { frame: D, center: C, mass: m,
+                        inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+            body fork { frame: F, center: Q, mass: m_b, inertia: inertia(F, 0.01, 0.02, 0.01) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls disk on ground { center: C, axis: L.y, radius: r, contact: P }
+            potential_energy = 0.5 * k * (swing - rest).powi(2);
+            forces {
+                between disk, fork: pedal * L.y;
+                on fork: steer * N.z;
+                at Q: push * L.x - 0.05 * velocity(Q);
+            }
+            $($rest)*
+        }
+    };
+}
+
+macro_rules! parameter_and_input_versions {
+    ($($p:ident, $u:ident: [$($rest:tt)*];)*) => {$(
+        driven_disk!(@ $p; [parameters {
+            m = 1.0, r = 0.5, g = 9.81, l = 0.4, m_b = 0.3, k = 2.0,
+            pedal = 0.0, steer = 0.0, push = 0.0, rest = 0.0
+        }] [$($rest)*]);
+        driven_disk!(@ $u; [
+            parameters { m = 1.0, r = 0.5, g = 9.81, l = 0.4, m_b = 0.3, k = 2.0 }
+            inputs { pedal, steer, push, rest }
+        ] [$($rest)*]);
+    )*};
+}
+
+parameter_and_input_versions! {
+    GaP, GaU: [dependent { x, y }];
+    BhP, BhU: [dependent { x, y } formulation = boltzmann_hamel;];
+    VoP, VoU: [dependent { x, y } formulation = voronec;];
+    MuP, MuU: [formulation = multipliers;];
+}
+
+fn rel(a: &[f64], b: &[f64]) -> f64 {
+    let scale = 1.0 + b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    a.iter()
+        .zip(b)
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+        / scale
+}
+
+/// A random state of `M` whose velocities satisfy the constraints.
+fn random_state<M: Model>(m: &M, rng: &mut SplitMix64) -> Vec<f64> {
+    let mut q = rng.uniform_vec(M::NQ, -1.0, 1.0);
+    m.solve_configuration(0.0, &mut q).unwrap();
+    let z = rng.uniform_vec(M::NZ, -1.0, 1.0);
+    q.extend(z);
+    q
+}
+
+/// The equality of the parameter and the input versions at random states and inputs.
+fn same<P: Model, U: Model>(with: impl Fn([f64; 4]) -> P, u_model: &U, states: &[Vec<f64>]) -> f64 {
+    assert_eq!(U::INPUTS, ["pedal", "steer", "push", "rest"]);
+    assert_eq!((P::NU, U::NU), (0, 4));
+    let mut rng = SplitMix64::new(5);
+    let mut worst = 0.0f64;
+    for x in states {
+        let u = [
+            rng.uniform(-2.0, 2.0),
+            rng.uniform(-2.0, 2.0),
+            rng.uniform(-2.0, 2.0),
+            rng.uniform(-0.5, 0.5),
+        ];
+        let p_model = with(u);
+        let (mut dp, mut du) = (vec![0.0; P::DIM], vec![0.0; U::DIM]);
+        p_model.rhs(0.3, x, &mut dp).unwrap();
+        u_model.rhs_u(0.3, x, &u, &mut du).unwrap();
+        worst = worst.max(rel(&du, &dp));
+        let (ep, eu) = (
+            p_model.energy(0.3, x).unwrap(),
+            u_model.energy_u(0.3, x, &u).unwrap(),
+        );
+        worst = worst.max((ep - eu).abs() / (1.0 + ep.abs()));
+        // at u = 0 both are the plain rhs
+        u_model.rhs(0.3, x, &mut du).unwrap();
+        with([0.0; 4]).rhs(0.3, x, &mut dp).unwrap();
+        worst = worst.max(rel(&du, &dp));
+    }
+    worst
+}
+
+#[test]
+fn inputs_equal_parameters_in_every_formulation() {
+    let mut rng = SplitMix64::new(1);
+    let ga = GaU::default();
+    let states: Vec<Vec<f64>> = (0..10).map(|_| random_state(&ga, &mut rng)).collect();
+    let set = |u: [f64; 4]| (u[0], u[1], u[2], u[3]);
+    let w = same(
+        |u| {
+            let (pedal, steer, push, rest) = set(u);
+            GaP {
+                pedal,
+                steer,
+                push,
+                rest,
+                ..GaP::default()
+            }
+        },
+        &ga,
+        &states,
+    );
+    println!("gibbs_appell: parameters vs inputs {w:e}");
+    assert!(w < 1e-13, "{w:e}");
+    // the other formulations at the same physical states (their own speeds)
+    let bh = BhU::default();
+    let bh_states: Vec<Vec<f64>> = states.iter().map(|x| to_formulation(&ga, &bh, x)).collect();
+    let w = same(
+        |u| {
+            let (pedal, steer, push, rest) = set(u);
+            BhP {
+                pedal,
+                steer,
+                push,
+                rest,
+                ..BhP::default()
+            }
+        },
+        &bh,
+        &bh_states,
+    );
+    println!("boltzmann_hamel: {w:e}");
+    assert!(w < 1e-13, "{w:e}");
+    let vo = VoU::default();
+    let vo_states: Vec<Vec<f64>> = states.iter().map(|x| to_formulation(&ga, &vo, x)).collect();
+    let w = same(
+        |u| {
+            let (pedal, steer, push, rest) = set(u);
+            VoP {
+                pedal,
+                steer,
+                push,
+                rest,
+                ..VoP::default()
+            }
+        },
+        &vo,
+        &vo_states,
+    );
+    println!("voronec: {w:e}");
+    assert!(w < 1e-13, "{w:e}");
+    let mu = MuU::default();
+    let mu_states: Vec<Vec<f64>> = states.iter().map(|x| to_formulation(&ga, &mu, x)).collect();
+    let w = same(
+        |u| {
+            let (pedal, steer, push, rest) = set(u);
+            MuP {
+                pedal,
+                steer,
+                push,
+                rest,
+                ..MuP::default()
+            }
+        },
+        &mu,
+        &mu_states,
+    );
+    println!("multipliers: {w:e}");
+    assert!(w < 1e-13, "{w:e}");
+    // and the formulations agree with each other on the accelerations: dot(q) and the
+    // speeds' rates map to the same qdd, checked through the multipliers' [q, qdd]
+    let u = [0.7, -0.4, 1.1, 0.2];
+    for (x, xm) in states.iter().zip(&mu_states) {
+        let mut dm = vec![0.0; MuU::DIM];
+        mu.rhs_u(0.0, xm, &u, &mut dm).unwrap();
+        let mut dg = vec![0.0; GaU::DIM];
+        ga.rhs_u(0.0, x, &u, &mut dg).unwrap();
+        // qdd of Gibbs-Appell by a difference of dot(q) along the flow
+        let h = 1e-6;
+        let step = |s: f64| -> Vec<f64> {
+            let y: Vec<f64> = x.iter().zip(&dg).map(|(a, b)| a + s * b).collect();
+            let mut qd = vec![0.0; GaU::NQ];
+            ga.qdot(0.0, &y[..GaU::NQ], &y[GaU::NQ..], &mut qd).unwrap();
+            qd
+        };
+        let (p, m) = (step(h), step(-h));
+        let qdd: Vec<f64> = p.iter().zip(&m).map(|(a, b)| (a - b) / (2.0 * h)).collect();
+        let e = rel(&dm[MuU::NQ..], &qdd);
+        assert!(e < 1e-7, "multipliers vs gibbs_appell qdd {e:e}");
+    }
+    // the reactions with inputs: the multipliers' version reports them
+    let x = &mu_states[0];
+    let r_u = mu.reaction_forces_u(0.0, &x[..6], &x[6..], &u).unwrap();
+    let (pedal, steer, push, rest) = set(u);
+    let r_p = MuP {
+        pedal,
+        steer,
+        push,
+        rest,
+        ..MuP::default()
+    }
+    .reaction_forces(0.0, &x[..6], &x[6..])
+    .unwrap();
+    assert!(rel(&r_u, &r_p) < 1e-13);
+}
+
+/// The state of `to` with the same `(q, dot(q))` as `x` of `from`.
+fn to_formulation<A: Model, B: Model>(from: &A, to: &B, x: &[f64]) -> Vec<f64> {
+    let mut qd = vec![0.0; A::NQ];
+    from.qdot(0.0, &x[..A::NQ], &x[A::NQ..], &mut qd).unwrap();
+    to.state_from_qdot(0.0, &x[..A::NQ], &qd)
+        .unwrap()
+        .as_ref()
+        .to_vec()
+}
+
+/// `jacobians` against `rhs_u_jvp` (exact, column by column) and central differences of
+/// `rhs_u` (df/du): the worst relative differences.
+fn check_jacobians<M: Model>(m: &M, x: &[f64], u: &[f64]) -> (f64, f64) {
+    let n = M::DIM;
+    let (mut a, mut b) = (vec![0.0; n * n], vec![0.0; n * M::NU]);
+    m.jacobians(0.2, x, u, &mut a, &mut b).unwrap();
+    let mut col = vec![0.0; n];
+    let mut e = vec![0.0; n];
+    let mut wa = 0.0f64;
+    let scale = 1.0 + a.iter().fold(0.0f64, |s, v| s.max(v.abs()));
+    for j in 0..n {
+        e[j] = 1.0;
+        m.rhs_u_jvp(0.2, x, u, &e, &mut col).unwrap();
+        e[j] = 0.0;
+        for i in 0..n {
+            wa = wa.max((a[i * n + j] - col[i]).abs() / scale);
+        }
+    }
+    let mut wb = 0.0f64;
+    let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
+    let mut w = u.to_vec();
+    for k in 0..M::NU {
+        let h = 1e-5 * (1.0 + u[k].abs());
+        w[k] = u[k] + h;
+        m.rhs_u(0.2, x, &w, &mut fp).unwrap();
+        w[k] = u[k] - h;
+        m.rhs_u(0.2, x, &w, &mut fm).unwrap();
+        w[k] = u[k];
+        let bscale = 1.0 + b.iter().fold(0.0f64, |s, v| s.max(v.abs()));
+        for i in 0..n {
+            let fd = (fp[i] - fm[i]) / (2.0 * h);
+            wb = wb.max((b[i * M::NU + k] - fd).abs() / bscale);
+        }
+    }
+    (wa, wb)
+}
+
+macro_rules! jacobian_cases {
+    ($rng:ident, $worst:ident; $($m:expr),* $(,)?) => {$(
+        {
+            let m = $m;
+            for _ in 0..4 {
+                let x = random_state(&m, &mut $rng);
+                let u = $rng.uniform_vec(nu_of(&m), -1.0, 1.0);
+                let (wa, wb) = check_jacobians(&m, &x, &u);
+                $worst = ($worst.0.max(wa), $worst.1.max(wb));
+            }
+        }
+    )*};
+}
+
+fn nu_of<M: Model>(_: &M) -> usize {
+    M::NU
+}
+
+#[test]
+fn jacobians_are_exact_on_every_library_model() {
+    let mut rng = SplitMix64::new(7);
+    let mut worst = (0.0f64, 0.0f64);
+    jacobian_cases!(rng, worst;
+        Skate::default(), VerticalDisk::default(), CoaxialDisks::default(),
+        ParallelPoints::default(), PendulumSkate::default(), AssignedFront::default(),
+        RollingDiskPendulum::default(), AssignedSpin::default(), RollingDisk3d::default(),
+        WhippleBicycle::default(), GaU::default(), BhU::default(), VoU::default(),
+    );
+    println!(
+        "jacobians: df/dx vs rhs_u_jvp {:e}, df/du vs differences {:e}",
+        worst.0, worst.1
+    );
+    assert!(worst.0 < 1e-14, "{:e}", worst.0);
+    assert!(worst.1 < 1e-8, "{:e}", worst.1);
+    // the bicycle's df/du is the inputs' columns of the linearization
+    assert_eq!(WhippleBicycle::INPUTS, ["t_roll", "t_steer", "t_rear"]);
+}
+
+#[test]
+fn jacobians_check_sizes_and_do_not_panic() {
+    let bike = WhippleBicycle::default();
+    let x = WhippleBicycle::ZERO_STATE;
+    let (mut a, mut b) = ([0.0; 121], [0.0; 33]);
+    assert!(bike.jacobians(0.0, &x, &[0.0; 3], &mut a, &mut b).is_ok());
+    assert!(matches!(
+        bike.jacobians(0.0, &x, &[0.0; 2], &mut a, &mut b),
+        Err(Error::Dimension { .. })
+    ));
+    assert!(matches!(
+        bike.jacobians(0.0, &x, &[0.0; 3], &mut a[..120], &mut b),
+        Err(Error::Dimension { .. })
+    ));
+    assert!(matches!(
+        bike.jacobians(0.0, &x, &[0.0; 3], &mut a, &mut b[..30]),
+        Err(Error::Dimension { .. })
+    ));
+    assert!(matches!(
+        bike.jacobians(0.0, &x, &[f64::NAN, 0.0, 0.0], &mut a, &mut b),
+        Err(Error::NonFinite { .. })
+    ));
+}
+
+/// d(energy)/dt along the flow (`energy_u_generic` in dual numbers) equals the three
+/// powers of `power_balance_u`, the inputs' power in `F . qd`.
+#[test]
+fn energy_changes_by_the_inputs_power() {
+    let m = GaU::default();
+    let mut rng = SplitMix64::new(3);
+    let mut worst = 0.0f64;
+    for _ in 0..10 {
+        let x = random_state(&m, &mut rng);
+        let u = rng.uniform_vec(4, -1.5, 1.5);
+        let mut f = vec![0.0; GaU::DIM];
+        m.rhs_u(0.0, &x, &u, &mut f).unwrap();
+        // d/dt energy(t, x + t f) at t = 0, exactly: dual numbers along the flow
+        let md: GaUOf<Dual64> = m.cast();
+        let xd: Vec<Dual64> = x.iter().zip(&f).map(|(a, b)| Dual64::new(*a, *b)).collect();
+        let ud: Vec<Dual64> = u.iter().map(|a| Dual64::from_re(*a)).collect();
+        let de = md
+            .energy_u_generic(Dual64::new(0.0, 1.0), &xd, &ud)
+            .unwrap()
+            .eps;
+        let p = m.power_balance_u(0.0, &x, &u).unwrap();
+        let total: f64 = p.iter().sum();
+        worst = worst.max((de - total).abs() / (1.0 + de.abs()));
+        // and without the inputs' power the balance fails
+        let p0 = m.power_balance_u(0.0, &x, &[0.0; 4]).unwrap();
+        assert!((p[0] - p0[0]).abs() > 1e-6);
+    }
+    println!("d energy/dt vs power balance with inputs: {worst:e}");
+    assert!(worst < 1e-12, "{worst:e}");
+}
+
+#[test]
+fn linearize_takes_inputs_and_operating_inputs() {
+    // input columns equal the parameter columns of the parameter version
+    let mut rng = SplitMix64::new(9);
+    let ga = GaU::default();
+    let x = random_state(&ga, &mut rng);
+    let spec = Linearize::new().keep(&["lean", "swing", "dot(lean)", "dot(swing)", "dot(spin)"]);
+    let lu = linearize(
+        &ga,
+        0.0,
+        &x,
+        &spec
+            .clone()
+            .tolerance(f64::INFINITY)
+            .inputs(&["pedal", "push"]),
+    )
+    .unwrap();
+    let lp = linearize(
+        &GaP::default(),
+        0.0,
+        &x,
+        &spec.tolerance(f64::INFINITY).inputs(&["pedal", "push"]),
+    )
+    .unwrap();
+    assert_eq!(lu.inputs, ["pedal", "push"]);
+    assert!(rel(lu.b.as_slice(), lp.b.as_slice()) < 1e-14);
+    assert!(rel(lu.a.as_slice(), lp.a.as_slice()) < 1e-14);
+    // an equilibrium held by an input: the fork swung to 0.3 by the spring's rest angle
+    let mut upright = GaU::ZERO_STATE;
+    upright[5] = 0.3;
+    let held = linearize(
+        &ga,
+        0.0,
+        &upright,
+        &Linearize::new()
+            .keep(&["swing", "dot(swing)"])
+            .tolerance(f64::INFINITY)
+            .at_inputs(&[0.0, 0.0, 0.0, 0.3 - 0.3 * 9.81 * 0.4 * 0.3f64.sin() / 2.0]),
+    )
+    .unwrap();
+    assert!(held.max_residual() < 1e-12, "{:?}", held.residual);
+    // a parameter input while the operating inputs are not zero is refused
+    let e = linearize(
+        &ga,
+        0.0,
+        &upright,
+        &Linearize::new()
+            .inputs(&["k"])
+            .at_inputs(&[0.0, 0.0, 0.0, 0.1]),
+    );
+    assert!(matches!(e, Err(Error::InvalidOptions(_))), "{e:?}");
+    let e = linearize(&ga, 0.0, &upright, &Linearize::new().at_inputs(&[0.0]));
+    assert!(matches!(e, Err(Error::Dimension { .. })), "{e:?}");
+}
