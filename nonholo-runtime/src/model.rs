@@ -458,11 +458,12 @@ pub trait Model {
     /// (`a[i * DIM + j] = d f_i / d x_j`). What an MPC or an extended Kalman filter needs
     /// every control step; no allocation.
     ///
-    /// Generated models evaluate their `rhs_u_generic` once per chunk of 8 directions in
-    /// multi-lane dual numbers ([`Lanes`](crate::__private::Lanes)), so the cost is about
-    /// `(DIM + NU) / 8` evaluations of a widened `rhs`. The default, for hand-written
-    /// models, takes `a` column by column from [`Model::rhs_jvp`] and `b` by central
-    /// differences of [`Model::rhs_u`] (at most 16 inputs).
+    /// Generated models evaluate their `rhs_u_generic` in dual numbers once per state and
+    /// input that the equations depend on (the macro knows which: the bicycle's `x`, `y`,
+    /// `yaw` and wheel angles are not among them), so the cost is about that many
+    /// [`Model::rhs_jvp`]s. The default, for hand-written models, takes `a` column by column
+    /// from [`Model::rhs_jvp`] and `b` by central differences of [`Model::rhs_u`] (at most
+    /// 16 inputs).
     ///
     /// ```
     /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
@@ -476,20 +477,6 @@ pub trait Model {
     /// # Ok::<(), nonholo_runtime::Error>(())
     /// ```
     fn jacobians(
-        &self,
-        t: f64,
-        state: &[f64],
-        u: &[f64],
-        a: &mut [f64],
-        b: &mut [f64],
-    ) -> Result<(), Error> {
-        self.jacobians_in_lanes::<8>(t, state, u, a, b)
-    }
-
-    /// [`Model::jacobians`] with `L` directions per evaluation. Generated models override
-    /// this (generic, so compiled only where a program asks for Jacobians).
-    #[doc(hidden)]
-    fn jacobians_in_lanes<const L: usize>(
         &self,
         t: f64,
         state: &[f64],

@@ -7,7 +7,7 @@ pub use alloc::vec::Vec;
 #[doc(hidden)]
 pub mod doc_models;
 mod dual;
-pub use dual::{Dual, Lanes};
+pub use dual::Dual;
 
 /// The values of a slice as a `Vec<f64>` (error paths only; [`Scalar::re`] of each).
 #[inline]
@@ -22,20 +22,19 @@ pub fn seed<const N: usize>(x: &[f64; N], v: &[f64; N]) -> [Dual; N] {
     core::array::from_fn(|i| Dual::new(x[i], v[i]))
 }
 
-/// The exact Jacobians `a = df/dx` (`DIM x DIM`) and `b = df/du` (`DIM x NU`), row-major,
-/// of `f(x, u)` by forward mode in chunks of `L` directions: `eval` runs the emitted
-/// `rhs_u_generic` in [`Lanes<L>`] on the seeded `x` and `u` (buffers the caller keeps on
-/// its stack); the directions are the states, then the inputs.
+/// The exact Jacobians `a = df/dx` (`N x N`) and `b = df/du` (`N x U`), row-major, of
+/// `f(x, u)` by forward mode, one direction per evaluation of `eval` (the emitted
+/// `rhs_u_generic` in [`Dual`]): only along the states `active_x` and the inputs
+/// `active_u` the right-hand side depends on (known at compile time); the other columns
+/// are zero.
 #[inline]
-pub fn jacobians<const L: usize, const N: usize, const U: usize>(
+pub fn jacobians<const N: usize, const U: usize>(
     state: &[f64; N],
     u: &[f64; U],
+    (active_x, active_u): (&[usize], &[usize]),
     a: &mut [f64],
     b: &mut [f64],
-    x: &mut [Lanes<L>; N],
-    w: &mut [Lanes<L>; U],
-    dx: &mut [Lanes<L>; N],
-    mut eval: impl FnMut(&[Lanes<L>; N], &[Lanes<L>; U], &mut [Lanes<L>; N]) -> Result<(), Error>,
+    mut eval: impl FnMut(&[Dual; N], &[Dual; U], &mut [Dual; N]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     if a.len() != N * N {
         return Err(Error::Dimension {
@@ -51,26 +50,26 @@ pub fn jacobians<const L: usize, const N: usize, const U: usize>(
             found: b.len(),
         });
     }
-    let mut first = 0;
-    while first < N + U {
-        for (i, xi) in x.iter_mut().enumerate() {
-            *xi = Lanes::seeded(state[i], i.wrapping_sub(first));
-        }
-        for (k, wk) in w.iter_mut().enumerate() {
-            *wk = Lanes::seeded(u[k], (N + k).wrapping_sub(first));
-        }
-        eval(x, w, dx)?;
+    a.fill(0.0);
+    b.fill(0.0);
+    let mut x: [Dual; N] = core::array::from_fn(|i| Dual::new(state[i], 0.0));
+    let mut w: [Dual; U] = core::array::from_fn(|k| Dual::new(u[k], 0.0));
+    let mut dx = [Dual::new(0.0, 0.0); N];
+    for &j in active_x {
+        x[j].eps = 1.0;
+        eval(&x, &w, &mut dx)?;
+        x[j].eps = 0.0;
         for (i, d) in dx.iter().enumerate() {
-            for (lane, e) in d.eps.iter().enumerate() {
-                let j = first + lane;
-                if j < N {
-                    a[i * N + j] = *e;
-                } else if j < N + U {
-                    b[i * U + (j - N)] = *e;
-                }
-            }
+            a[i * N + j] = d.eps;
         }
-        first += L;
+    }
+    for &k in active_u {
+        w[k].eps = 1.0;
+        eval(&x, &w, &mut dx)?;
+        w[k].eps = 0.0;
+        for (i, d) in dx.iter().enumerate() {
+            b[i * U + k] = d.eps;
+        }
     }
     Ok(())
 }

@@ -171,6 +171,16 @@ pub fn hooks(
     let energy_out = &eo.vec(es)[0];
     let energy = quote! { #energy_lets ::core::result::Result::Ok(#energy_out) };
 
+    let mut outputs: Vec<_> = d
+        .qdot
+        .iter()
+        .chain(&d.forcing_rest)
+        .chain(&explicit)
+        .copied()
+        .collect();
+    outputs.extend(&d.mass_matrix_g.e);
+    let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
+    let active = super::active(g, &outputs, &state, &syms.inputs);
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
     let inherent = inherent(m, low, d, &b_state);
     Hooks {
@@ -185,6 +195,7 @@ pub fn hooks(
         constraint_residual,
         inherent,
         generic_inherent: TokenStream::new(),
+        active,
     }
 }
 

@@ -43,6 +43,9 @@ pub struct Hooks {
     pub inherent: TokenStream,
     /// Items of the generic impl (`impl<__S: Scalar> SkateOf<__S>`) the bodies above use.
     pub generic_inherent: TokenStream,
+    /// The state components and the inputs the right-hand side depends on (the columns
+    /// of `jacobians` worth computing).
+    pub active: (Vec<usize>, Vec<usize>),
 }
 
 /// The struct, its constructors and the `Model` impl of a derived model.
@@ -79,6 +82,20 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         &hooks,
     );
     quote! { #header #body }
+}
+
+/// Which state components (`state`: the symbols of `[q, z]` in order) and which inputs the
+/// `outputs` of a right-hand side depend on: the columns of `jacobians` worth a pass.
+fn active(
+    g: &crate::sym::Graph,
+    outputs: &[crate::sym::Id],
+    state: &[u32],
+    inputs: &[u32],
+) -> (Vec<usize>, Vec<usize>) {
+    let used = |s: u32| outputs.iter().any(|o| g.depends_on(*o, s));
+    let x = (0..state.len()).filter(|i| used(state[*i])).collect();
+    let u = (0..inputs.len()).filter(|k| used(inputs[*k])).collect();
+    (x, u)
 }
 
 /// The state bindings `q -> __s[i]`, `speeds -> __s[nq + i]`.
@@ -146,6 +163,8 @@ pub fn model_impl(
     let nu = m.inputs.len();
     let nu_l = lit_usize(nu);
     let input_names: Vec<String> = m.inputs.iter().map(|u| u.to_string()).collect();
+    let active_x = h.active.0.iter().map(|i| lit_usize(*i));
+    let active_u = h.active.1.iter().map(|i| lit_usize(*i));
     let zero_u = quote! { &[<__S as ::nonholo::Scalar>::from_f64(0.0); #nu_l] };
     let rhs_body = |prologue: &TokenStream| {
         quote! {
@@ -312,16 +331,12 @@ pub fn model_impl(
                 #jvp_end
             }
 
-            fn jacobians_in_lanes<const __L: usize>(&self, t: f64, state: &[f64], u: &[f64], a: &mut [f64], b: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
-                type __Lanes<const __K: usize> = ::nonholo::__private::Lanes<__K>;
+            fn jacobians(&self, t: f64, state: &[f64], u: &[f64], a: &mut [f64], b: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
                 let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
                 let __uu: &[f64; #nu_l] = ::nonholo::__private::as_array(u, "inputs u")?;
-                let __m: #generic_name<__Lanes<__L>> = self.cast();
-                let __t = <__Lanes<__L> as ::nonholo::Scalar>::from_f64(t);
-                let mut __x = [__Lanes::<__L>::default(); #dim_l];
-                let mut __w = [__Lanes::<__L>::default(); #nu_l];
-                let mut __dx = [__Lanes::<__L>::default(); #dim_l];
-                ::nonholo::__private::jacobians(__s, __uu, a, b, &mut __x, &mut __w, &mut __dx, |__x, __w, __dx| {
+                let __m: #generic_name<#dual> = self.cast();
+                let __t = #dual::new(t, 0.0);
+                ::nonholo::__private::jacobians(__s, __uu, (&[#(#active_x),*], &[#(#active_u),*]), a, b, |__x, __w, __dx| {
                     __m.rhs_u_generic(__t, __x, __w, __dx)
                 })?;
                 if !(::nonholo::__private::all_finite(a) & ::nonholo::__private::all_finite(b)) {
@@ -406,6 +421,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         constraint_residual: unreachable,
         inherent: TokenStream::new(),
         generic_inherent: TokenStream::new(),
+        active: (Vec::new(), Vec::new()),
     };
     let body = model_impl(
         m,

@@ -128,6 +128,16 @@ pub fn hooks(
             }
         }
     };
+    // dq/dt = dot(q): every velocity is active, the rest by dependence
+    let mut outputs: Vec<_> = d.mass_matrix_a.e.clone();
+    outputs.extend(&d.lagrange_l);
+    outputs.extend(&d.constraint_jacobian.e);
+    outputs.extend(&d.drift);
+    let state: Vec<u32> = syms.q.iter().chain(&syms.qd).copied().collect();
+    let (mut active_x, active_u) = super::active(g, &outputs, &state, &syms.inputs);
+    active_x.extend(nq..2 * nq);
+    active_x.sort_unstable();
+    active_x.dedup();
     Hooks {
         nz: nq,
         speed_names: eq.speed_names.clone(),
@@ -140,5 +150,6 @@ pub fn hooks(
         constraint_residual,
         inherent,
         generic_inherent,
+        active: (active_x, active_u),
     }
 }
