@@ -61,7 +61,12 @@ macro_rules! bench_control {
             b.iter(|| {
                 let mut o = [0.0; N];
                 black_box(&m)
-                    .rhs_jvp(black_box(0.3), black_box(&x), black_box(&v[..n]), &mut o[..n])
+                    .rhs_jvp(
+                        black_box(0.3),
+                        black_box(&x),
+                        black_box(&v[..n]),
+                        &mut o[..n],
+                    )
                     .unwrap();
                 o
             })

@@ -76,8 +76,8 @@ pub mod prelude {
     pub use nonholo_runtime::simulate_ensemble;
     pub use nonholo_runtime::{linearize, Linearize};
     #[cfg(feature = "diffsol")]
-    pub use nonholo_runtime::{simulate, Method, Options};
-    pub use nonholo_runtime::{Error, Formulation, Model, Scalar, Trajectory};
+    pub use nonholo_runtime::{simulate, simulate_controlled, Method, Options};
+    pub use nonholo_runtime::{Controller, Error, Formulation, Model, Scalar, Trajectory};
 }
 
 /// The README's examples, compiled and run as doctests.

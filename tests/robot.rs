@@ -16,8 +16,9 @@ nonholonomic! {
         m_c = 5.0, i_cx = 0.1, i_cy = 0.15, i_cz = 0.2,
         m_w = 0.5, i_wd = 0.0013, i_wa = 0.0025,
         m_k = 0.1, i_kd = 0.00007, i_ka = 0.00013,
-        g = 9.81, t_l = 0.0, t_r = 0.0
+        g = 9.81
     }
+    inputs { t_l, t_r }
     coordinates { x, y, th, phi_l, phi_r, sw, phi_c }
     frame N;
     point O;
@@ -103,11 +104,12 @@ fn coasting_conserves_energy_and_torques_do_work() {
     println!("coasting 5 s: energy drift {drift:e}, constraint residual {c:e}");
     assert!(drift < 1e-8 && c < 1e-10, "{drift:e} {c:e}");
     // equal torques speed it up: energy grows by the work t (phi_l + phi_r)
-    let driven = m.with_t_l(0.05).with_t_r(0.05);
-    let tr = simulate(&driven, &state, 0.0..2.0, &options).unwrap();
-    let (e0, e1) = (driven.energy(0.0, &state).unwrap(), {
+    let mut motors = |_t: f64, _x: &[f64], u: &mut [f64]| u.fill(0.05);
+    let tr = simulate_controlled(&m, &mut motors, &state, 0.0..2.0, &options).unwrap();
+    assert!(tr.inputs().iter().all(|u| *u == 0.05));
+    let (e0, e1) = (m.energy(0.0, &state).unwrap(), {
         let (t, s) = tr.last().unwrap();
-        driven.energy(t, s).unwrap()
+        m.energy(t, s).unwrap()
     });
     let s1 = tr.last().unwrap().1;
     let work = 0.05 * (s1[3] + s1[4]);

@@ -157,6 +157,11 @@ pub enum Error {
         /// The cap.
         iterations: usize,
     },
+    /// A Riccati equation of [`control`](crate::control) has no stabilizing solution (the
+    /// pair is not stabilizable, or a mode on the imaginary axis or the unit circle is not
+    /// weighted), or none that passes the checks; the message says which and why.
+    #[error("{0}")]
+    NoStabilizingSolution(String),
     /// The model does not provide this item (e.g. `rhs_param_jvp` of a hand-written
     /// model or of a `multipliers` model).
     #[error("{what} is not available for this model")]

@@ -45,6 +45,8 @@ pub mod __private {
     //! Helpers for generated code.
     pub use crate::private::*;
 }
+pub mod control;
+pub mod controller;
 #[cfg(feature = "parallel")]
 pub mod ensemble;
 pub mod error;
@@ -61,6 +63,7 @@ pub mod scalar;
 mod simulate;
 pub mod trajectory;
 
+pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
@@ -74,5 +77,5 @@ pub use num_dual;
 pub use rk4::{integrate_rk4, rk4_step, rk4_step_generic};
 pub use scalar::Scalar;
 #[cfg(feature = "diffsol")]
-pub use simulate::{simulate, Method, Options};
+pub use simulate::{simulate, simulate_controlled, Method, Options};
 pub use trajectory::Trajectory;

@@ -560,7 +560,7 @@ fn check_inputs<M: Model + ?Sized>(u: &[f64]) -> Result<(), Error> {
     }
 }
 
-/// The default of [`Model::jacobians`]: `a` by [`Model::rhs_jvp`] along each unit vector,
+/// The default of [`Model::jacobians`]: `a` by [`Model::rhs_u_jvp`] along each unit vector,
 /// `b` by central differences of [`Model::rhs_u`], on the stack.
 fn jacobians_by_columns<M: Model + ?Sized>(
     model: &M,
@@ -596,7 +596,7 @@ fn jacobians_by_columns<M: Model + ?Sized>(
     let (e, col, plus) = (e.as_mut(), col.as_mut(), plus.as_mut());
     for j in 0..n {
         e[j] = 1.0;
-        model.rhs_jvp(t, state, e, col)?;
+        model.rhs_u_jvp(t, state, u, e, col)?;
         e[j] = 0.0;
         for i in 0..n {
             a[i * n + j] = col[i];

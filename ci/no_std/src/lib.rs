@@ -1,5 +1,6 @@
-//! `#![no_std]`: a skate and the Whipple bicycle stepped by RK4 in `f64` and `f32`, with
-//! this crate's own panic handler (so `std` anywhere in the graph is error E0152).
+//! `#![no_std]`: a skate and the Whipple bicycle stepped by RK4 in `f64` and `f32`, and
+//! the bicycle ridden by a sampled controller in `f32` ([`ride`]), with this crate's own
+//! panic handler (so `std` anywhere in the graph is error E0152).
 #![no_std]
 
 use nonholo::prelude::*;
@@ -31,6 +32,8 @@ pub fn step_bicycle_f32(state: &mut [f32; nonholo::models::WhippleBicycle::DIM],
     let bike = nonholo::models::WhippleBicycleOf::<f32>::default();
     nonholo::rk4_step_generic(|t, x, d| bike.rhs_generic(t, x, d), 0.0, state, dt).is_ok()
 }
+
+pub mod ride;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {

@@ -276,7 +276,8 @@ impl Trajectory {
         Ok(e.iter().map(|x| x - e0).collect())
     }
 
-    /// Plot the named columns (coordinate or speed names) against time into an SVG file.
+    /// Plot the named columns (coordinate, speed or input names, as
+    /// [`Trajectory::column`]) against time into an SVG file.
     ///
     /// ```
     /// use nonholo_runtime::Trajectory;
@@ -290,6 +291,25 @@ impl Trajectory {
     /// assert!(std::fs::read_to_string(&path)?.contains("uniform motion"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// The inputs of a controlled run plot with the state:
+    ///
+    /// ```
+    /// # #[cfg(feature = "diffsol")]
+    /// # {
+    /// use nonholo_runtime::{simulate_controlled, Options};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    ///
+    /// let osc = ForcedOscillator { m: 1.0, k: 4.0 };
+    /// let mut pd = |_t: f64, x: &[f64], u: &mut [f64]| u[0] = -2.0 * x[0] - x[1];
+    /// let options = Options::default().control_period(0.1);
+    /// let tr = simulate_controlled(&osc, &mut pd, &[1.0, 0.0], 0.0..5.0, &options)?;
+    /// let path = std::env::temp_dir().join("nonholo_doc_controlled.svg");
+    /// tr.plot_svg(&path, "x and the force f", &["x", "f"])?;
+    /// assert!(std::fs::read_to_string(&path)?.contains("x and the force f"));
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn plot_svg(
         &self,
         path: impl AsRef<Path>,
@@ -301,8 +321,8 @@ impl Trajectory {
         })
     }
 
-    /// Plot the named columns (coordinate or speed names) against time into a PNG file
-    /// (the path must end in `.png`).
+    /// Plot the named columns (coordinate, speed or input names) against time into a PNG
+    /// file (the path must end in `.png`).
     ///
     /// ```
     /// use nonholo_runtime::Trajectory;

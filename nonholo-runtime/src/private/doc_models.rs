@@ -176,6 +176,18 @@ impl Model for ForcedOscillator {
         *as_array_mut(out, "jvp output")? = [dv, -self.k * dx / self.m];
         Ok(())
     }
+    // linear in the state, whatever the force: the same at every u
+    fn rhs_u_jvp(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        dir: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        as_array::<_, 1>(u, "inputs u")?;
+        self.rhs_jvp(t, state, dir, out)
+    }
     fn qdot(&self, _t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
         as_array::<_, 1>(q, "q")?;
         *as_array_mut(qdot, "qdot")? = *as_array::<_, 1>(z, "z")?;

@@ -4,29 +4,37 @@
 //! Tsit45, BDF and ESDIRK34; DOP853, whose 16 stages diffsol's explicit solver cannot hold,
 //! is stepped by [`dop853`]. Both sit behind one [`Stepper`], and one sampling loop
 //! ([`Drive`]) adapts a [`Model`] to them, validates the inputs, samples the solution and
-//! turns every failure — the model's own errors included — into a [`SimulationError`]
-//! that keeps the trajectory computed so far.
+//! turns every failure — the model's own errors and a controller's included — into a
+//! [`SimulationError`] that keeps the trajectory computed so far.
+//!
+//! The integrators see a [`Field`]: the model with its inputs `u`, which are zero
+//! (`simulate`), set by a controller at every evaluation (continuous feedback), or held
+//! between the instants of a sampled-data controller. In that last case the run is a chain of
+//! hold intervals: every integrator lands on each control instant, the controller runs
+//! there, and the same integrator restarts from the state it reached (its buffers and its
+//! step size kept), so that no step crosses an instant.
 
 use alloc::format;
 use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::RefCell;
 use core::marker::PhantomData;
 use core::ops::Range;
 
 use diffsol::error::OdeSolverError;
 use diffsol::{
     DiffsolError, NalgebraLU, NalgebraMat, OdeBuilder, OdeEquations, OdeSolverMethod,
-    OdeSolverStopReason, VectorCommon,
+    OdeSolverStopReason, Vector, VectorCommon,
 };
 
 use crate::model::{check_state, validate_layout};
-use crate::{Error, Model, SimulationError, Trajectory};
+use crate::{Controller, Error, Model, SimulationError, Trajectory};
 
 mod dop853;
+mod field;
 mod options;
 use dop853::Dop853;
+use field::{Field, Mode, VectorField};
 use options::{Event, Sampling};
 pub use options::{Method, Options};
 
@@ -38,8 +46,11 @@ pub use options::{Method, Options};
 /// make sense ([`Error::InvalidOptions`]; `t.start < t.end` — integration runs forward).
 ///
 /// Every sample stores the state and `d state/dt` (from [`Model::rhs`]), so
-/// [`Trajectory::at`] interpolates between samples. Errors stop the integration and come
-/// back with the samples recorded so far in [`SimulationError::partial`]:
+/// [`Trajectory::at`] interpolates between samples. A model with inputs
+/// ([`Model::INPUTS`]) runs with `u = 0`, recorded with every sample; to drive the inputs,
+/// see [`simulate_controlled`] ([`Options::control_period`] is for it and ignored here).
+/// Errors stop the integration and come back with the samples recorded so far in
+/// [`SimulationError::partial`]:
 ///
 /// - the first error [`Model::rhs`] returns, in any stage of any step attempt, as is;
 /// - [`Error::NonFinite`] when an accepted state is not finite;
@@ -72,10 +83,93 @@ pub fn simulate<M: Model>(
     t: Range<f64>,
     options: &Options,
 ) -> Result<Trajectory, SimulationError> {
+    simulate_with(model, None, state0, t, options)
+}
+
+/// Integrate `model` from `state0` over the time span `t` with its inputs `u` set by
+/// `controller` ([`Controller`]: a closure `FnMut(t, state, u)`, a struct, or an
+/// [`InputSeries`](crate::InputSeries) of recorded data).
+///
+/// - Without [`Options::control_period`]: continuous feedback. The controller runs at every
+///   evaluation of the right-hand side, `dstate = f(t, x, c(t, x))`, in every stage of every
+///   step attempt, and so must be a function of `(t, state)`. The implicit methods' Jacobian
+///   is `df/dx + df/du dc/dx`: the model's exact derivatives ([`Model::rhs_u_jvp`],
+///   [`Model::jacobians`]) and a central difference of the controller for `dc/dx`.
+/// - With `control_period(dt)`: sampled-data control with zero-order hold, as on a real
+///   controller. It runs at `t0, t0 + dt, t0 + 2 dt, ...` (and at the end of the span when
+///   that is an instant) with the state there; `u` is held in between, and no integrator step
+///   crosses an instant, so the hold is exact whatever the method. The controller may keep
+///   state (filters, integrators, delays).
+///
+/// Each sample records the inputs acting there ([`Trajectory::input`]); at a control
+/// instant, the new inputs (applied from that instant on), with `d state/dt` for them.
+/// ([`Trajectory::at`] interpolates with the recorded derivatives, so just before an
+/// instant, where `d state/dt` jumps, it is less accurate: ask for the times that matter
+/// with the sampling options, which use the method's dense output.) The
+/// sampling options, [`Options::stop_when`] (which may end the run inside any hold interval)
+/// and [`Options::max_steps`] (counted over the whole run) work as in [`simulate`], with
+/// every [`Method`]. An error of the controller ends the run like an error of the model,
+/// with the trajectory so far, and so does an input that is not finite
+/// ([`Error::NonFinite`] with `what = "inputs u"`).
+///
+/// ```
+/// use nonholo_runtime::{simulate_controlled, Options};
+/// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+///
+/// // m x'' + k x = f, stabilised at rest by a sampled PD law f = -kp x - kd v at 100 Hz
+/// let osc = ForcedOscillator { m: 1.0, k: 1.0 };
+/// let mut pd = |_t: f64, x: &[f64], u: &mut [f64]| u[0] = -3.0 * x[0] - 2.0 * x[1];
+/// let options = Options::default().control_period(0.01).sample_every(0.5);
+/// let tr = simulate_controlled(&osc, &mut pd, &[1.0, 0.0], 0.0..10.0, &options)?;
+/// let (_, x) = tr.last().unwrap();
+/// assert!(x[0].abs() < 1e-3 && x[1].abs() < 1e-3);
+/// // the force held over each period is recorded with the samples
+/// assert_eq!(tr.input_names(), ["f"]);
+/// assert_eq!(tr.input(0), Some(&[-3.0][..]));
+/// # Ok::<(), nonholo_runtime::SimulationError>(())
+/// ```
+// One error per run, and it carries the trajectory by value on purpose (no Box to
+// look through): its size does not matter.
+#[allow(clippy::result_large_err)]
+pub fn simulate_controlled<M: Model, C: Controller + ?Sized>(
+    model: &M,
+    controller: &mut C,
+    state0: &[f64],
+    t: Range<f64>,
+    options: &Options,
+) -> Result<Trajectory, SimulationError> {
+    /// A `?Sized` controller as a `dyn` one.
+    struct Unsized<'c, C: ?Sized>(&'c mut C);
+    impl<C: Controller + ?Sized> Controller for Unsized<'_, C> {
+        fn control(&mut self, t: f64, state: &[f64], u: &mut [f64]) -> Result<(), Error> {
+            self.0.control(t, state, u)
+        }
+    }
+    simulate_with(model, Some(&mut Unsized(controller)), state0, t, options)
+}
+
+/// [`simulate`] and [`simulate_controlled`]: one code path, monomorphized per model only.
+#[allow(clippy::result_large_err)]
+fn simulate_with<'a, M: Model>(
+    model: &'a M,
+    controller: Option<&'a mut (dyn Controller + 'a)>,
+    state0: &[f64],
+    t: Range<f64>,
+    options: &Options,
+) -> Result<Trajectory, SimulationError> {
     let mut traj = Trajectory::new::<M>();
-    match prepare(model, state0, &t, options).and_then(|samples| {
+    let controlled = controller.is_some();
+    match prepare(model, state0, &t, options, controlled).and_then(|samples| {
         traj.reserve(samples.as_ref().map_or(0, Vec::len));
-        run(model, state0, &t, options, samples.as_deref(), &mut traj)
+        run(
+            model,
+            controller,
+            state0,
+            &t,
+            options,
+            samples.as_deref(),
+            &mut traj,
+        )
     }) {
         Ok(()) => Ok(traj),
         Err(error) => Err(SimulationError {
@@ -91,6 +185,7 @@ fn prepare<M: Model>(
     state0: &[f64],
     t: &Range<f64>,
     o: &Options,
+    controlled: bool,
 ) -> Result<Option<Vec<f64>>, Error> {
     let invalid = |msg: alloc::string::String| Err(Error::InvalidOptions(msg));
     validate_layout::<M>()?;
@@ -120,6 +215,9 @@ fn prepare<M: Model>(
     }
     if o.max_steps == 0 {
         return invalid("max_steps must be positive".to_string());
+    }
+    if let (true, Some(dt)) = (controlled, o.control_period) {
+        Instants::check(t0, t1, dt)?;
     }
     let tol_is_number = o.constraint_tol >= 0.0;
     if !tol_is_number {
@@ -202,25 +300,115 @@ fn engine_error(e: DiffsolError, t: f64, state: &[f64]) -> Error {
     }
 }
 
-/// Append `(t, y)` with its derivative; check the constraints when asked.
-fn record<M: Model>(
-    model: &M,
-    traj: &mut Trajectory,
-    dy: &mut [f64],
-    t: f64,
-    y: &[f64],
-    monitor: Option<f64>,
-) -> Result<(), Error> {
-    model.rhs(t, y, dy)?;
-    traj.push(t, y, dy)?;
-    match monitor {
-        Some(tol) => check_state(model, t, y, tol),
-        None => Ok(()),
+/// Rounding in a time near `t` on a grid of spacing (or a step) `dt`: diffsol's test of
+/// reaching a stop time.
+fn roundoff(t: f64, dt: f64) -> f64 {
+    100.0 * f64::EPSILON * (t.abs() + dt.abs())
+}
+
+/// The control instants `t0 + k dt` of a sampled-data run that ends at `t_end`, and its hold
+/// intervals: interval `k` runs from instant `k` to instant `k + 1`, the last one to `t_end`.
+#[derive(Debug, Clone, Copy)]
+struct Instants {
+    t0: f64,
+    dt: f64,
+    t_end: f64,
+    /// The last instant: `t0 + n dt <= t_end`, to a relative `1e-9` of `dt`.
+    n: usize,
+    /// Whether instant `n` is `t_end` itself (the controller then runs at the end as well).
+    ends_on_instant: bool,
+}
+
+impl Instants {
+    /// Refuse a period that is not positive, that gives 2^32 instants or more on `[t0, t1]`,
+    /// or that the times of the span cannot resolve (below `1e6 eps |t|`).
+    fn check(t0: f64, t1: f64, dt: f64) -> Result<(), Error> {
+        const MAX_INSTANTS: f64 = 4_294_967_296.0;
+        let n = ((t1 - t0) / dt + 1e-9).floor();
+        let scale = t0.abs().max(t1.abs());
+        let ok = dt > 0.0 && dt.is_finite() && n < MAX_INSTANTS && dt > 1e6 * f64::EPSILON * scale;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidOptions(format!(
+                "control_period({dt}) must be positive, above 1e6 eps |t| on [{t0}, {t1}] and \
+                 give fewer than 2^32 control instants there"
+            )))
+        }
+    }
+
+    fn new(t0: f64, dt: f64, t_end: f64) -> Self {
+        // Checked: a non-negative integer below 2^32, so the cast is exact.
+        let n = ((t_end - t0) / dt + 1e-9).floor().max(0.0) as usize;
+        let last = t0 + n as f64 * dt;
+        Self {
+            t0,
+            dt,
+            t_end,
+            n,
+            ends_on_instant: n > 0 && (t_end - last).abs() <= 1e-9 * dt,
+        }
+    }
+
+    /// Instant `k <= n`.
+    fn at(&self, k: usize) -> f64 {
+        if k == self.n && self.ends_on_instant {
+            self.t_end
+        } else {
+            (self.t0 + k as f64 * self.dt).min(self.t_end)
+        }
+    }
+
+    /// The end of hold interval `k`, and whether it is a control instant.
+    fn stop(&self, k: usize) -> (f64, bool) {
+        if k < self.n {
+            (self.at(k + 1), true)
+        } else {
+            (self.t_end, false)
+        }
     }
 }
 
-fn run<M: Model>(
-    model: &M,
+/// The buffers of one recorded sample.
+struct Recorder {
+    dy: Vec<f64>,
+    u: Vec<f64>,
+    monitor: Option<f64>,
+}
+
+impl Recorder {
+    /// Append `(t, y)` with the inputs acting there and the derivative; check the
+    /// constraints when asked.
+    fn record<M: Model>(
+        &mut self,
+        field: &Field<'_, M>,
+        traj: &mut Trajectory,
+        t: f64,
+        y: &[f64],
+    ) -> Result<(), Error> {
+        field.sample(t, y, &mut self.dy, &mut self.u)?;
+        self.push(field, traj, t, y)
+    }
+
+    /// [`Recorder::record`] with the inputs and derivative already in the buffers.
+    fn push<M: Model>(
+        &mut self,
+        field: &Field<'_, M>,
+        traj: &mut Trajectory,
+        t: f64,
+        y: &[f64],
+    ) -> Result<(), Error> {
+        traj.push_with_inputs(t, y, &self.dy, &self.u)?;
+        match self.monitor {
+            Some(tol) => check_state(field.model, t, y, tol),
+            None => Ok(()),
+        }
+    }
+}
+
+fn run<'a, M: Model>(
+    model: &'a M,
+    controller: Option<&'a mut (dyn Controller + 'a)>,
     state0: &[f64],
     t: &Range<f64>,
     o: &Options,
@@ -231,8 +419,16 @@ fn run<M: Model>(
     let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
     let monitor =
         (o.monitor_constraints && o.constraint_tol < f64::INFINITY).then_some(o.constraint_tol);
+    let period = o.control_period.filter(|_| controller.is_some());
+    let instants = period.map(|dt| Instants::new(t0, dt, t_end));
+    let field = Field::new(model, controller, period.is_some());
+    if field.mode() == Mode::Held {
+        // The inputs of the first hold interval, before anything is evaluated with them.
+        field.sample_and_hold(t0, state0)?;
+    }
+    let (stop, _) = instants.map_or((t_end, false), |i| i.stop(0));
     let drive = Drive {
-        model,
+        field: &field,
         state0,
         t0,
         t_end,
@@ -240,12 +436,13 @@ fn run<M: Model>(
         samples,
         traj,
         monitor,
+        instants,
     };
     match o.method {
-        Method::Dop853 => drive.run(Dop853::new(model, t0, state0, t_end, o)?),
-        Method::Tsit45 => run_diffsol(drive, DiffsolMethod::Tsit45),
-        Method::Bdf => run_diffsol(drive, DiffsolMethod::Bdf),
-        Method::Esdirk34 => run_diffsol(drive, DiffsolMethod::Esdirk34),
+        Method::Dop853 => drive.run(Dop853::new(&field, t0, state0, stop, o)?),
+        Method::Tsit45 => run_diffsol(drive, DiffsolMethod::Tsit45, stop),
+        Method::Bdf => run_diffsol(drive, DiffsolMethod::Bdf, stop),
+        Method::Esdirk34 => run_diffsol(drive, DiffsolMethod::Esdirk34, stop),
     }
 }
 
@@ -256,25 +453,30 @@ enum DiffsolMethod {
     Esdirk34,
 }
 
-/// Run one of diffsol's methods: its problem built from the model's closures.
-fn run_diffsol<M: Model>(drive: Drive<'_, M>, method: DiffsolMethod) -> Result<(), Error> {
+/// Run one of diffsol's methods up to the first stop `stop`: its problem built from the
+/// field's closures.
+fn run_diffsol<M: Model>(
+    drive: Drive<'_, '_, M>,
+    method: DiffsolMethod,
+    stop: f64,
+) -> Result<(), Error> {
     let Drive {
-        model,
+        field,
         state0,
         t0,
         t_end,
         o,
         ..
     } = drive;
-    // diffsol's closures cannot fail: the first model error is parked here, the stage is
-    // poisoned with NaN (so diffsol rejects the step) and the error is reported after the
-    // step, in preference to whatever diffsol made of the NaNs.
-    let failure: RefCell<Option<Error>> = RefCell::new(None);
+    // diffsol's closures cannot fail: the first error (of the model or the controller) is
+    // parked in the field, the stage is poisoned with NaN (so diffsol rejects the step) and
+    // the error is reported after the step, in preference to whatever diffsol made of the
+    // NaNs.
     let rhs = |x: &[f64], _p: &[f64], t: f64, y: &mut [f64]| {
-        if failure.borrow().is_none() {
-            match model.rhs(t, x, y) {
+        if !field.failed() {
+            match field.eval(t, x, y) {
                 Ok(()) => return,
-                Err(e) => *failure.borrow_mut() = Some(e),
+                Err(e) => field.park(e),
             }
         }
         y.fill(f64::NAN);
@@ -285,15 +487,14 @@ fn run_diffsol<M: Model>(drive: Drive<'_, M>, method: DiffsolMethod) -> Result<(
         }
     };
     let jac = |x: &[f64], _p: &[f64], t: f64, v: &[f64], y: &mut [f64]| {
-        if failure.borrow().is_none() {
-            match model.rhs_jvp(t, x, v, y) {
+        if !field.failed() {
+            match field.jvp(t, x, v, y) {
                 Ok(()) => return,
-                Err(e) => *failure.borrow_mut() = Some(e),
+                Err(e) => field.park(e),
             }
         }
         y.fill(f64::NAN);
     };
-    let take_failure = || failure.borrow_mut().take();
     let event = o.event.clone();
     let root = move |x: &[f64], _p: &[f64], t: f64, y: &mut [f64]| {
         y[0] = match &event {
@@ -313,18 +514,18 @@ fn run_diffsol<M: Model>(drive: Drive<'_, M>, method: DiffsolMethod) -> Result<(
         .init(init, M::DIM)
         .build()
         .map_err(|e| engine_error(e, t0, state0))?;
-    let f = &take_failure;
     match method {
         DiffsolMethod::Bdf => {
             let solver = problem.bdf::<NalgebraLU<f64>>();
-            drive.run(DiffsolStepper::new(solver, state0, t0, t_end, f)?)
+            drive.run(DiffsolStepper::new(solver, field, true, state0, t0, stop)?)
         }
         DiffsolMethod::Esdirk34 => {
             let solver = problem.esdirk34::<NalgebraLU<f64>>();
-            drive.run(DiffsolStepper::new(solver, state0, t0, t_end, f)?)
+            drive.run(DiffsolStepper::new(solver, field, false, state0, t0, stop)?)
         }
         DiffsolMethod::Tsit45 => {
-            drive.run(DiffsolStepper::new(problem.tsit45(), state0, t0, t_end, f)?)
+            let solver = problem.tsit45();
+            drive.run(DiffsolStepper::new(solver, field, false, state0, t0, stop)?)
         }
     }
 }
@@ -332,9 +533,10 @@ fn run_diffsol<M: Model>(drive: Drive<'_, M>, method: DiffsolMethod) -> Result<(
 /// How an accepted step ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Stop {
-    /// Inside the time span.
+    /// Before the stop time.
     Continue,
-    /// At the end of the time span (the state is the state there, to roundoff).
+    /// At the stop time (the state is the state there, to roundoff): the end of the time
+    /// span or of a hold interval.
     End,
     /// The stopping condition crossed zero at this time, inside the last step.
     Root(f64),
@@ -346,24 +548,46 @@ trait Stepper {
     /// Time and state at the end of the last accepted step.
     fn t(&self) -> f64;
     fn y(&self) -> &[f64];
-    /// Take one accepted step.
+    /// Take one accepted step, ending at the stop time at the latest.
     fn step(&mut self) -> Result<Stop, Error>;
     /// The state at `t` inside the last step.
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error>;
+    /// Go on from the state reached at the stop time, relabelled `t` (the control instant
+    /// it landed on), up to the new stop time `t_stop`. With `new_inputs`, the field's inputs
+    /// changed at `t`: the method restarts there (its buffers kept: no allocation, no new
+    /// initial step). Without, the field is unchanged and the method just goes on (a
+    /// multistep method keeps its history).
+    ///
+    /// A one-step method starts the next interval with the step it had proposed before that
+    /// proposal was cut short to land on the instant (when the cut step was accepted): the
+    /// step size follows the solution, not the control period.
+    ///
+    /// `dy` is the field at `(t, y)` with the new inputs.
+    fn restart(&mut self, t: f64, t_stop: f64, new_inputs: bool, dy: &[f64]) -> Result<(), Error>;
     /// What the method noticed that may explain running out of steps.
     fn hint(&self) -> Option<alloc::string::String> {
         None
     }
 }
 
-/// A diffsol solver with the model's parked errors.
+/// A diffsol solver with the field's parked errors.
 struct DiffsolStepper<'a, 'f, Eqn, S, F> {
     solver: S,
     /// The state at the end of the last step (copied out of diffsol's vector).
     y: Vec<f64>,
     /// diffsol's vector for its dense output.
     dense: diffsol::NalgebraVec<f64>,
-    take_failure: &'f F,
+    field: &'f F,
+    /// BDF: a state changed from outside restarts it at order 1, so only new inputs do, and
+    /// diffsol's stop time lands it on the stop times. The one-step methods (Tsit45,
+    /// ESDIRK34) are landed here instead, by cutting the step they propose, so that the
+    /// proposal before the cut is known.
+    multistep: bool,
+    /// Where the steps end at the latest.
+    t_stop: f64,
+    /// The step proposed before it was cut to land on `t_stop` (0: not cut, or the cut
+    /// step was rejected).
+    h_proposed: f64,
     eqn: PhantomData<&'a Eqn>,
 }
 
@@ -371,25 +595,26 @@ impl<'a, 'f, Eqn, S, F> DiffsolStepper<'a, 'f, Eqn, S, F>
 where
     Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
     S: OdeSolverMethod<'a, Eqn>,
-    F: Fn() -> Option<Error>,
+    F: VectorField,
 {
     fn new(
         solver: Result<S, DiffsolError>,
+        field: &'f F,
+        multistep: bool,
         state0: &[f64],
         t0: f64,
-        t_end: f64,
-        take_failure: &'f F,
+        t_stop: f64,
     ) -> Result<Self, Error> {
         // The first-step heuristic already evaluates rhs, possibly past t0.
-        if let Some(e) = take_failure() {
+        if let Some(e) = field.take_failure() {
             return Err(e);
         }
         let mut solver = solver.map_err(|e| engine_error(e, t0, state0))?;
         // A run whose only samples are at t0 takes no step, and diffsol refuses a stop
         // time equal to the start.
-        if t_end > t0 {
+        if multistep && t_stop > t0 {
             solver
-                .set_stop_time(t_end)
+                .set_stop_time(t_stop)
                 .map_err(|e| engine_error(e, t0, state0))?;
         }
         let dense = solver.state().y.clone();
@@ -397,7 +622,10 @@ where
             solver,
             y: state0.to_vec(),
             dense,
-            take_failure,
+            field,
+            multistep,
+            t_stop,
+            h_proposed: 0.0,
             eqn: PhantomData,
         })
     }
@@ -407,7 +635,7 @@ impl<'a, Eqn, S, F> Stepper for DiffsolStepper<'a, '_, Eqn, S, F>
 where
     Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
     S: OdeSolverMethod<'a, Eqn>,
-    F: Fn() -> Option<Error>,
+    F: VectorField,
 {
     fn t(&self) -> f64 {
         self.solver.state().t
@@ -418,14 +646,34 @@ where
     }
 
     fn step(&mut self) -> Result<Stop, Error> {
+        let mut cut = false;
+        if !self.multistep {
+            // diffsol's own stop-time test: a step ending past the stop time by more than
+            // roundoff is cut to end on it.
+            let (t, h) = (self.solver.state().t, self.solver.state().h);
+            if t + h > self.t_stop + roundoff(t, h) {
+                self.h_proposed = h;
+                *self.solver.state_mut().h = self.t_stop - t;
+                cut = true;
+            }
+        }
+        let t_old = self.t();
         let result = self.solver.step();
-        if let Some(e) = (self.take_failure)() {
+        if let Some(e) = self.field.take_failure() {
             return Err(e);
         }
         self.y.copy_from_slice(slice(self.solver.state().y));
-        match result.map_err(|e| engine_error(e, self.t(), &self.y))? {
+        let reason = result.map_err(|e| engine_error(e, self.t(), &self.y))?;
+        let t = self.t();
+        let landed = !self.multistep && (t - self.t_stop).abs() <= roundoff(t, t - t_old);
+        if cut && !landed {
+            // the cut step was rejected: the proposal before the cut was too long as well
+            self.h_proposed = 0.0;
+        }
+        match reason {
             OdeSolverStopReason::RootFound(t_root, _) => Ok(Stop::Root(t_root)),
             OdeSolverStopReason::TstopReached => Ok(Stop::End),
+            OdeSolverStopReason::InternalTimestep if landed => Ok(Stop::End),
             OdeSolverStopReason::InternalTimestep => Ok(Stop::Continue),
         }
     }
@@ -437,11 +685,36 @@ where
         y.copy_from_slice(slice(&self.dense));
         Ok(())
     }
+
+    fn restart(&mut self, t: f64, t_stop: f64, new_inputs: bool, dy: &[f64]) -> Result<(), Error> {
+        // diffsol reinitialises what the method needs from a mutated state at the next step
+        // (root finder, stop time; BDF restarts at order 1 with the same step size): the
+        // state y stays, the time is the instant exactly, and dy is f with the new inputs
+        // (the first stage of the explicit methods, BDF's first difference).
+        self.t_stop = t_stop;
+        if new_inputs || !self.multistep {
+            let state = self.solver.state_mut();
+            *state.t = t;
+            if new_inputs {
+                state.dy.inner_mut().as_mut_slice().copy_from_slice(dy);
+            }
+            if !self.multistep {
+                *state.h = state.h.max(self.h_proposed);
+                self.h_proposed = 0.0;
+            }
+        }
+        if !self.multistep {
+            return Ok(());
+        }
+        self.solver
+            .set_stop_time(t_stop)
+            .map_err(|e| engine_error(e, t, &self.y))
+    }
 }
 
 /// Everything the sampling loop needs, whatever the method.
-struct Drive<'r, M: Model> {
-    model: &'r M,
+struct Drive<'r, 'f, M: Model> {
+    field: &'r Field<'f, M>,
     state0: &'r [f64],
     t0: f64,
     t_end: f64,
@@ -449,13 +722,16 @@ struct Drive<'r, M: Model> {
     samples: Option<&'r [f64]>,
     traj: &'r mut Trajectory,
     monitor: Option<f64>,
+    /// The control instants of a sampled-data run.
+    instants: Option<Instants>,
 }
 
-impl<M: Model> Drive<'_, M> {
-    /// Step to `t_end`, recording samples (dense output between steps).
+impl<M: Model> Drive<'_, '_, M> {
+    /// Step to `t_end`, recording samples (dense output between steps), through the hold
+    /// intervals of a sampled-data run.
     fn run(self, mut stepper: impl Stepper) -> Result<(), Error> {
         let Drive {
-            model,
+            field,
             state0,
             t0,
             t_end,
@@ -463,17 +739,22 @@ impl<M: Model> Drive<'_, M> {
             samples,
             traj,
             monitor,
+            instants,
         } = self;
-        let mut dy = vec![0.0; M::DIM];
+        let mut rec = Recorder {
+            dy: vec![0.0; M::DIM],
+            u: vec![0.0; M::NU],
+            monitor,
+        };
         let mut y = vec![0.0; M::DIM];
 
-        // Samples at t0.
+        // Samples at t0 (a sampled-data controller has set the inputs there already).
         let mut next = 0;
         match samples {
-            None => record(model, traj, &mut dy, t0, state0, monitor)?,
+            None => rec.record(field, traj, t0, state0)?,
             Some(s) => {
                 while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t0) {
-                    record(model, traj, &mut dy, ts, state0, monitor)?;
+                    rec.record(field, traj, ts, state0)?;
                     next += 1;
                 }
                 if next == s.len() {
@@ -482,6 +763,10 @@ impl<M: Model> Drive<'_, M> {
             }
         }
 
+        // The hold interval and where it ends.
+        let mut interval = 0_usize;
+        let (mut t_stop, mut stop_is_instant) = instants.map_or((t_end, false), |i| i.stop(0));
+        let dt = instants.map_or(0.0, |i| i.dt);
         let mut steps = 0_usize;
         loop {
             if steps >= o.max_steps {
@@ -519,32 +804,79 @@ impl<M: Model> Drive<'_, M> {
                 if let Some(s) = samples {
                     while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_root) {
                         stepper.interpolate(ts, &mut y)?;
-                        record(model, traj, &mut dy, ts, &y, monitor)?;
+                        rec.record(field, traj, ts, &y)?;
                         next += 1;
                     }
                 }
                 stepper.interpolate(t_root, &mut y)?;
                 if traj.times().last().is_none_or(|t| *t < t_root) {
-                    record(model, traj, &mut dy, t_root, &y, monitor)?;
+                    rec.record(field, traj, t_root, &y)?;
                 }
                 traj.set_event_time(t_root);
                 return Ok(());
             }
-            // The step lands within roundoff of t_end; label that sample t_end exactly.
-            let at_end = reason == Stop::End;
-            match samples {
-                None => {
-                    let ts = if at_end { t_end } else { t_now };
-                    record(model, traj, &mut dy, ts, stepper.y(), monitor)?;
-                }
-                Some(s) => {
-                    while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_end) {
-                        if ts >= t_now {
-                            record(model, traj, &mut dy, ts, stepper.y(), monitor)?;
-                        } else {
-                            // Dense output of the last step.
+            // The step lands within roundoff of the stop time; label it the stop time exactly.
+            let at_stop = reason == Stop::End;
+            let at_end = at_stop && t_stop >= t_end;
+            let instant = at_stop && stop_is_instant;
+            if !instant {
+                match samples {
+                    None => {
+                        let ts = if at_stop { t_stop } else { t_now };
+                        rec.record(field, traj, ts, stepper.y())?;
+                    }
+                    Some(s) => {
+                        // Dense output of the last step, then the samples at its end.
+                        while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_now) {
                             stepper.interpolate(ts, &mut y)?;
-                            record(model, traj, &mut dy, ts, &y, monitor)?;
+                            rec.record(field, traj, ts, &y)?;
+                            next += 1;
+                        }
+                        while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_stop) {
+                            rec.record(field, traj, ts, stepper.y())?;
+                            next += 1;
+                        }
+                    }
+                }
+                if at_end {
+                    return Ok(());
+                }
+                continue;
+            }
+            // A control instant: the samples before it have the held inputs (dense output of
+            // the last step), those at it (to roundoff) the new ones.
+            if let Some(s) = samples {
+                let before = t_stop - roundoff(t_stop, dt);
+                while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_now && ts < before) {
+                    stepper.interpolate(ts, &mut y)?;
+                    rec.record(field, traj, ts, &y)?;
+                    next += 1;
+                }
+            }
+            // The controller, then the inputs and the derivative at the instant, once: for
+            // the samples there and for the method's restart.
+            let t_instant = t_stop;
+            y.copy_from_slice(stepper.y());
+            let new_inputs = field.sample_and_hold(t_instant, &y)?;
+            field.sample(t_instant, &y, &mut rec.dy, &mut rec.u)?;
+            if !at_end {
+                interval += 1;
+                (t_stop, stop_is_instant) = instants.map_or((t_end, false), |i| i.stop(interval));
+                stepper.restart(t_instant, t_stop, new_inputs, &rec.dy)?;
+            }
+            match samples {
+                None => rec.push(field, traj, t_instant, &y)?,
+                Some(s) => {
+                    let upto = t_instant + roundoff(t_instant, dt);
+                    // the buffers hold the instant's inputs and derivative until a sample at
+                    // another time (within roundoff) is recorded
+                    let mut fresh = true;
+                    while let Some(&ts) = s.get(next).filter(|&&ts| ts <= upto || at_end) {
+                        if fresh && ts == t_instant {
+                            rec.push(field, traj, ts, &y)?;
+                        } else {
+                            rec.record(field, traj, ts, &y)?;
+                            fresh = false;
                         }
                         next += 1;
                     }

@@ -36,7 +36,8 @@ impl Trajectory {
         self.times.is_empty()
     }
 
-    /// Column names: the coordinates q, then the speeds z.
+    /// Column names of the state: the coordinates q, then the speeds z (the inputs are
+    /// [`Trajectory::input_names`]).
     ///
     /// ```
     /// use nonholo_runtime::{Model, Trajectory};
@@ -233,31 +234,33 @@ impl Trajectory {
         Some((*self.times.get(i)?, self.state(i)?))
     }
 
-    /// The time series of one coordinate or speed, by name (`"t"` gives the times).
+    /// The time series of one coordinate, speed or input, by name (`"t"` gives the times).
     ///
     /// ```
     /// use nonholo_runtime::integrate_rk4;
-    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    /// # use nonholo_runtime::__private::doc_models::{ForcedOscillator, Oscillator};
     ///
     /// let tr = integrate_rk4(&Oscillator::new(1.0), &[1.0, 0.0], 0.0, 0.1, 10)?;
     /// let (t, x, v) = (tr.column("t").unwrap(), tr.column("x").unwrap(), tr.column("v").unwrap());
     /// assert_eq!(t, tr.times());
     /// assert_eq!((x[4], v[4]), (tr.state(4).unwrap()[0], tr.state(4).unwrap()[1]));
     /// assert!(tr.column("y").is_none());
+    /// // an input's column: RK4 integrates `rhs`, the inputs at 0
+    /// let forced = integrate_rk4(&ForcedOscillator { m: 1.0, k: 1.0 }, &[1.0, 0.0], 0.0, 0.1, 10)?;
+    /// assert_eq!(forced.column("f"), Some(vec![0.0; 11]));
     /// # Ok::<(), nonholo_runtime::SimulationError>(())
     /// ```
     pub fn column(&self, name: &str) -> Option<Vec<f64>> {
         if name == "t" {
             return Some(self.times.clone());
         }
-        let j = self.names.iter().position(|n| *n == name)?;
-        Some(
-            self.states
-                .iter()
-                .skip(j)
-                .step_by(self.dim())
-                .copied()
-                .collect(),
-        )
+        let (flat, width, j) = match self.names.iter().position(|n| *n == name) {
+            Some(j) => (&self.states, self.dim(), j),
+            None => {
+                let j = self.input_names.iter().position(|n| *n == name)?;
+                (&self.inputs, self.nu(), j)
+            }
+        };
+        Some(flat.iter().skip(j).step_by(width).copied().collect())
     }
 }

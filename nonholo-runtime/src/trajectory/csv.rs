@@ -5,7 +5,8 @@ use alloc::string::String;
 use super::Trajectory;
 
 impl Trajectory {
-    /// The samples as CSV: a header `t,<names...>` and one row per sample.
+    /// The samples as CSV: a header `t,<names...>,<input names...>` and one row per sample
+    /// (the state, then the inputs).
     ///
     /// Numbers are written in Rust's shortest round-trip form (`{:?}`), so parsing them
     /// back gives the same `f64` bit for bit.
@@ -15,6 +16,10 @@ impl Trajectory {
     /// let mut tr = Trajectory::from_names(&["x"], &["v"]);
     /// tr.push(0.0, &[0.1, 1e-300], &[0.0, 0.0]).unwrap();
     /// assert_eq!(tr.to_csv_string(), "t,x,v\n0.0,0.1,1e-300\n");
+    /// // with inputs: their columns after the state's
+    /// let mut tr = Trajectory::from_names_with_inputs(&["x"], &["v"], &["f", "g"]);
+    /// tr.push_with_inputs(0.5, &[1.0, 2.0], &[2.0, 0.0], &[-1.5, 3.0]).unwrap();
+    /// assert_eq!(tr.to_csv_string(), "t,x,v,f,g\n0.5,1.0,2.0,-1.5,3.0\n");
     /// ```
     pub fn to_csv_string(&self) -> String {
         let mut s = String::new();
@@ -92,13 +97,13 @@ impl Trajectory {
 
     fn write_csv_fmt(&self, out: &mut impl core::fmt::Write) -> core::fmt::Result {
         out.write_str("t")?;
-        for n in &self.names {
+        for n in self.names.iter().chain(&self.input_names) {
             write!(out, ",{n}")?;
         }
         out.write_char('\n')?;
-        for (t, state) in self.samples() {
+        for (t, state, u) in self.samples_with_inputs() {
             write!(out, "{t:?}")?;
-            for x in state {
+            for x in state.iter().chain(u) {
                 write!(out, ",{x:?}")?;
             }
             out.write_char('\n')?;

@@ -1,4 +1,4 @@
-//! Sampled solutions: times, states `[q, z]` and their time derivatives.
+//! Sampled solutions: times, states `[q, z]`, their time derivatives and the inputs `u`.
 
 use alloc::vec::Vec;
 
@@ -6,12 +6,14 @@ use crate::{Error, Model};
 
 mod access;
 mod csv;
+mod inputs;
 mod interpolate;
 mod residuals;
 
-/// A sampled motion `t_i -> [q(t_i), z(t_i)]`, with `d[q, z]/dt` at every sample.
+/// A sampled motion `t_i -> [q(t_i), z(t_i)]`, with `d[q, z]/dt` at every sample and, for a
+/// model with inputs ([`Model::INPUTS`]), the inputs `u(t_i)` that acted there.
 ///
-/// Samples are stored row-major in one flat buffer; times strictly increase. The stored
+/// Samples are stored row-major in flat buffers; times strictly increase. The stored
 /// derivatives make [`Trajectory::at`] a cubic Hermite interpolant, third-order accurate
 /// between samples (error `O(h^4)` in the sample spacing `h`) whatever the integrator was.
 ///
@@ -39,24 +41,31 @@ pub struct Trajectory {
     states: Vec<f64>,
     /// Row `i` is `d state/dt` at `times[i]`.
     derivatives: Vec<f64>,
+    /// `INPUTS`.
+    input_names: Vec<&'static str>,
+    /// Row `i` is `u` at `times[i]` (`input_names.len()` numbers).
+    inputs: Vec<f64>,
     /// When an [`Options::stop_when`](crate::Options::stop_when) event ended the run.
     event_time: Option<f64>,
 }
 
 impl Trajectory {
-    /// An empty trajectory labelled with a model's coordinate and speed names.
+    /// An empty trajectory labelled with a model's coordinate, speed and input names.
     ///
     /// ```
     /// use nonholo_runtime::Trajectory;
-    /// # use nonholo_runtime::__private::doc_models::Skate;
+    /// # use nonholo_runtime::__private::doc_models::{ForcedOscillator, Skate};
     ///
     /// let tr = Trajectory::new::<Skate>();
     /// assert_eq!(tr.names(), ["x", "y", "theta", "v", "omega"]);
-    /// assert_eq!((tr.nq(), tr.nz()), (3, 2));
+    /// assert_eq!((tr.nq(), tr.nz(), tr.nu()), (3, 2, 0));
     /// assert!(tr.is_empty());
+    /// // m x'' + k x = f: one input
+    /// let tr = Trajectory::new::<ForcedOscillator>();
+    /// assert_eq!((tr.names(), tr.input_names()), (&["x", "v"][..], &["f"][..]));
     /// ```
     pub fn new<M: Model>() -> Self {
-        Self::from_names(M::COORDINATES, M::SPEEDS)
+        Self::from_names_with_inputs(M::COORDINATES, M::SPEEDS, M::INPUTS)
     }
 
     /// An empty trajectory with the given coordinate names (q) and speed names (z).
@@ -82,12 +91,44 @@ impl Trajectory {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_names(coordinates: &[&'static str], speeds: &[&'static str]) -> Self {
+        Self::from_names_with_inputs(coordinates, speeds, &[])
+    }
+
+    /// An empty trajectory with the given coordinate, speed and input names; samples go in
+    /// with [`Trajectory::push_with_inputs`].
+    ///
+    /// ```
+    /// use nonholo_runtime::{Model, Trajectory};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    ///
+    /// // a hand-made control loop on m x'' + k x = f: record the force with each sample
+    /// let osc = ForcedOscillator { m: 1.0, k: 4.0 };
+    /// let mut tr = Trajectory::from_names_with_inputs(&["x"], &["v"], &["f"]);
+    /// let (x, u) = ([0.5, 0.0], [-1.0]);
+    /// let mut dx = [0.0; 2];
+    /// osc.rhs_u(0.0, &x, &u, &mut dx)?;
+    /// tr.push_with_inputs(0.0, &x, &dx, &u)?;
+    /// assert_eq!((tr.input(0), tr.column("f")), (Some(&[-1.0][..]), Some(vec![-1.0])));
+    /// assert_eq!(tr, {
+    ///     let mut same = Trajectory::new::<ForcedOscillator>();
+    ///     same.push_with_inputs(0.0, &x, &dx, &u)?;
+    ///     same
+    /// });
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn from_names_with_inputs(
+        coordinates: &[&'static str],
+        speeds: &[&'static str],
+        inputs: &[&'static str],
+    ) -> Self {
         Self {
             names: coordinates.iter().chain(speeds).copied().collect(),
             nq: coordinates.len(),
             times: Vec::new(),
             states: Vec::new(),
             derivatives: Vec::new(),
+            input_names: inputs.to_vec(),
+            inputs: Vec::new(),
             event_time: None,
         }
     }
@@ -130,7 +171,8 @@ impl Trajectory {
         self.event_time = Some(t);
     }
 
-    /// Append the sample `(t, state, dstate)`.
+    /// Append the sample `(t, state, dstate)`; a trajectory with inputs records `u = 0`
+    /// with it (what [`Model::rhs`] integrates; see [`Trajectory::push_with_inputs`]).
     ///
     /// Fails with [`Error::Dimension`] when a slice does not have length [`Self::dim`], and
     /// with [`Error::InvalidOptions`] when `t` is not finite or not after the last sample.
@@ -151,6 +193,53 @@ impl Trajectory {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn push(&mut self, t: f64, state: &[f64], dstate: &[f64]) -> Result<(), Error> {
+        self.push_checked(t, state, dstate, None)
+    }
+
+    /// Append the sample `(t, state, dstate)` with the inputs `u` that acted at `t`
+    /// ([`Self::nu`] of them, else [`Error::Dimension`]; the other checks as
+    /// [`Trajectory::push`]).
+    ///
+    /// ```
+    /// use nonholo_runtime::{Error, Trajectory};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    ///
+    /// let mut tr = Trajectory::new::<ForcedOscillator>();
+    /// tr.push_with_inputs(0.0, &[1.0, 0.0], &[0.0, -2.0], &[2.0])?;
+    /// tr.push(0.5, &[0.9, -0.4], &[-0.4, -3.6])?; // push records u = 0
+    /// assert_eq!(tr.inputs(), [2.0, 0.0]);
+    /// assert!(matches!(
+    ///     tr.push_with_inputs(1.0, &[0.8, -0.5], &[-0.5, -3.2], &[]),
+    ///     Err(Error::Dimension { what: "inputs u", expected: 1, found: 0 })
+    /// ));
+    /// assert_eq!(tr.len(), 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn push_with_inputs(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        dstate: &[f64],
+        u: &[f64],
+    ) -> Result<(), Error> {
+        self.push_checked(t, state, dstate, Some(u))
+    }
+
+    /// [`Trajectory::push`] (`u = None`: zeros) and [`Trajectory::push_with_inputs`].
+    fn push_checked(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        dstate: &[f64],
+        u: Option<&[f64]>,
+    ) -> Result<(), Error> {
+        if let Some(u) = u.filter(|u| u.len() != self.nu()) {
+            return Err(Error::Dimension {
+                what: "inputs u",
+                expected: self.nu(),
+                found: u.len(),
+            });
+        }
         for (what, found) in [("state", state.len()), ("dstate", dstate.len())] {
             if found != self.dim() {
                 return Err(Error::Dimension {
@@ -169,6 +258,13 @@ impl Trajectory {
         self.times.push(t);
         self.states.extend_from_slice(state);
         self.derivatives.extend_from_slice(dstate);
+        match u {
+            Some(u) => self.inputs.extend_from_slice(u),
+            None => {
+                let n = self.inputs.len() + self.nu();
+                self.inputs.resize(n, 0.0);
+            }
+        }
         Ok(())
     }
 
@@ -193,6 +289,7 @@ impl Trajectory {
         self.times.reserve(additional);
         self.states.reserve(additional.saturating_mul(dim));
         self.derivatives.reserve(additional.saturating_mul(dim));
+        self.inputs.reserve(additional.saturating_mul(self.nu()));
     }
 
     /// `(t_i, state_i)` for every sample.
@@ -201,6 +298,18 @@ impl Trajectory {
             .iter()
             .copied()
             .zip(self.states.chunks_exact(self.dim().max(1)))
+    }
+
+    /// `(t_i, state_i, u_i)` for every sample (`u_i` empty without inputs).
+    fn samples_with_inputs(&self) -> impl Iterator<Item = (f64, &[f64], &[f64])> {
+        let nu = self.nu();
+        self.samples().enumerate().map(move |(i, (t, state))| {
+            (
+                t,
+                state,
+                self.inputs.get(i * nu..(i + 1) * nu).unwrap_or(&[]),
+            )
+        })
     }
 
     fn check_model<M: Model>(&self) -> Result<(), Error> {

@@ -7,7 +7,8 @@ use super::Trajectory;
 use crate::{Error, Model};
 
 impl Trajectory {
-    /// The energy [`Model::energy`] at every sample.
+    /// The energy at every sample: [`Model::energy_u`] with the recorded inputs (a
+    /// trajectory recorded without inputs is evaluated at `u = 0`, [`Model::energy`]).
     ///
     /// ```
     /// use nonholo_runtime::{integrate_rk4, Error};
@@ -26,10 +27,45 @@ impl Trajectory {
     /// assert!(matches!(tr.energy(&skate), Err(Error::Dimension { .. })));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// With inputs, the energy changes by the work they do: on `m x'' + k x = f` with `f`
+    /// held over each control period, `E(t_k+1) - E(t_k) = f_k (x(t_k+1) - x(t_k))`.
+    ///
+    /// ```
+    /// # #[cfg(feature = "diffsol")]
+    /// # {
+    /// use nonholo_runtime::{simulate_controlled, Options};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    ///
+    /// let osc = ForcedOscillator { m: 1.0, k: 4.0 };
+    /// let mut push = |t: f64, _x: &[f64], u: &mut [f64]| u[0] = (3.0 * t).sin();
+    /// let options = Options::default().control_period(0.1).sample_every(0.1);
+    /// let tr = simulate_controlled(&osc, &mut push, &[0.0, 0.0], 0.0..2.0, &options)?;
+    /// let (e, x) = (tr.energy(&osc)?, tr.column("x").unwrap());
+    /// for k in 0..tr.len() - 1 {
+    ///     let work = tr.input(k).unwrap()[0] * (x[k + 1] - x[k]);
+    ///     assert!((e[k + 1] - e[k] - work).abs() < 1e-9);
+    /// }
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn energy<M: Model>(&self, model: &M) -> Result<Vec<f64>, Error> {
         self.check_model::<M>()?;
-        self.samples()
-            .map(|(t, state)| model.energy(t, state))
+        if self.nu() != M::NU && self.nu() != 0 {
+            return Err(Error::Dimension {
+                what: "trajectory inputs",
+                expected: M::NU,
+                found: self.nu(),
+            });
+        }
+        self.samples_with_inputs()
+            .map(|(t, state, u)| {
+                if u.len() == M::NU {
+                    model.energy_u(t, state, u)
+                } else {
+                    model.energy(t, state)
+                }
+            })
             .collect()
     }
 

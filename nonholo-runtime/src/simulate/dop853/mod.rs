@@ -27,8 +27,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Event, Options, Stepper, Stop};
-use crate::{Error, Model};
+use super::{Event, Options, Stepper, Stop, VectorField};
+use crate::Error;
 
 mod tableau;
 use tableau::{A, ALL_STAGES, BHAT3, C, D, DENSE, E5, FSAL, STAGES};
@@ -39,14 +39,15 @@ const SAFETY: f64 = 0.9;
 const MAX_SHRINK: f64 = 3.0;
 const MAX_GROWTH: f64 = 6.0;
 
-/// A run of DOP853 on one model: all buffers are allocated here, none per step.
-pub(super) struct Dop853<'r, M: Model> {
-    model: &'r M,
+/// A run of DOP853 on one vector field: all buffers are allocated here, none per step.
+pub(super) struct Dop853<'r, F: VectorField + ?Sized> {
+    field: &'r F,
     n: usize,
     rtol: f64,
     atol: f64,
     t_end: f64,
-    /// The end of the last accepted step and the state there.
+    /// The end of the last accepted step and the state there; steps end at `t_end` at the
+    /// latest.
     t: f64,
     y: Vec<f64>,
     /// The start of the last accepted step and its state (for dense output).
@@ -56,6 +57,9 @@ pub(super) struct Dop853<'r, M: Model> {
     h_last: f64,
     /// The step to try next.
     h: f64,
+    /// The step proposed before it was cut to land on `t_end` (0: not cut, or the cut step
+    /// was rejected): where a restart at `t_end` starts from.
+    h_proposed: f64,
     /// The last step was rejected: the next accepted one may not grow `h`.
     rejected: bool,
     /// `ALL_STAGES` stage derivatives, stage `s` at `k[s n .. (s + 1) n]`. Stage 0 is
@@ -78,11 +82,11 @@ pub(super) struct Dop853<'r, M: Model> {
     stiff_at: Option<f64>,
 }
 
-impl<'r, M: Model> Dop853<'r, M> {
+impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
     /// Start at `(t0, y0)` with the tolerances and stopping condition of `o`; evaluates
     /// `f(t0, y0)` and picks the first step.
     pub(super) fn new(
-        model: &'r M,
+        field: &'r F,
         t0: f64,
         y0: &[f64],
         t_end: f64,
@@ -90,7 +94,7 @@ impl<'r, M: Model> Dop853<'r, M> {
     ) -> Result<Self, Error> {
         let n = y0.len();
         let mut s = Self {
-            model,
+            field,
             n,
             rtol: o.rtol,
             atol: o.atol,
@@ -101,6 +105,7 @@ impl<'r, M: Model> Dop853<'r, M> {
             y_old: y0.to_vec(),
             h_last: 0.0,
             h: 0.0,
+            h_proposed: 0.0,
             rejected: false,
             k: vec![0.0; ALL_STAGES * n],
             arg: vec![0.0; n],
@@ -112,7 +117,7 @@ impl<'r, M: Model> Dop853<'r, M> {
             stiffness: (0, 0),
             stiff_at: None,
         };
-        model.rhs(t0, y0, &mut s.k[FSAL * n..(FSAL + 1) * n])?;
+        field.eval(t0, y0, &mut s.k[FSAL * n..(FSAL + 1) * n])?;
         s.h = s.initial_step()?;
         Ok(s)
     }
@@ -140,7 +145,7 @@ impl<'r, M: Model> Dop853<'r, M> {
         for ((a, y), f) in self.arg.iter_mut().zip(&self.y).zip(f0.iter()) {
             *a = y + h * f;
         }
-        self.model.rhs(self.t + h, &self.arg, f1)?;
+        self.field.eval(self.t + h, &self.arg, f1)?;
         let mut der2 = 0.0;
         for ((y, a), b) in self.y.iter().zip(f0.iter()).zip(f1.iter()) {
             der2 += ((b - a) / sk(*y)).powi(2);
@@ -165,7 +170,7 @@ impl<'r, M: Model> Dop853<'r, M> {
                 *x += ha * kj;
             }
         }
-        self.model.rhs(t0 + C[s] * h, &self.arg, &mut rest[..n])
+        self.field.eval(t0 + C[s] * h, &self.arg, &mut rest[..n])
     }
 
     /// One accepted step (rejected attempts retried inside), then the event check.
@@ -182,6 +187,9 @@ impl<'r, M: Model> Dop853<'r, M> {
             // Stretch a step that would end just short of t_end.
             let last = t0 + 1.01 * h >= self.t_end;
             if last {
+                if self.t_end - t0 < h {
+                    self.h_proposed = h;
+                }
                 h = self.t_end - t0;
             }
             if 0.1 * h.abs() <= t0.abs() * f64::EPSILON || h <= 0.0 {
@@ -201,8 +209,8 @@ impl<'r, M: Model> Dop853<'r, M> {
                     h_new = h_new.min(h);
                 }
                 let t1 = if last { self.t_end } else { t0 + h };
-                self.model
-                    .rhs(t1, &self.y1, &mut self.k[FSAL * n..(FSAL + 1) * n])?;
+                self.field
+                    .eval(t1, &self.y1, &mut self.k[FSAL * n..(FSAL + 1) * n])?;
                 self.watch_stiffness(h, t0);
                 self.y.copy_from_slice(&self.y1);
                 self.t = t1;
@@ -223,6 +231,7 @@ impl<'r, M: Model> Dop853<'r, M> {
             };
             self.h = h / fac;
             self.rejected = true;
+            self.h_proposed = 0.0;
         }
     }
 
@@ -375,7 +384,7 @@ fn extension(dense: &[f64], y0: &[f64], s: f64, out: &mut [f64]) {
     }
 }
 
-impl<M: Model> Stepper for Dop853<'_, M> {
+impl<F: VectorField + ?Sized> Stepper for Dop853<'_, F> {
     fn t(&self) -> f64 {
         self.t
     }
@@ -388,6 +397,19 @@ impl<M: Model> Stepper for Dop853<'_, M> {
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
         self.ensure_dense()?;
         extension(&self.dense, &self.y_old, (t - self.t_old) / self.h_last, y);
+        Ok(())
+    }
+    fn restart(&mut self, t: f64, t_stop: f64, new_inputs: bool, dy: &[f64]) -> Result<(), Error> {
+        // The state stays (its last step landed on t exactly); its f, the next step's first
+        // stage, changes with the inputs. The step starts from the proposal before the cut.
+        self.t_end = t_stop;
+        self.h = self.h.max(self.h_proposed);
+        self.h_proposed = 0.0;
+        if new_inputs {
+            let n = self.n;
+            self.t = t;
+            self.k[FSAL * n..(FSAL + 1) * n].copy_from_slice(dy);
+        }
         Ok(())
     }
     fn hint(&self) -> Option<alloc::string::String> {
@@ -406,6 +428,14 @@ mod tests {
     use crate::__private::doc_models::Kepler;
 
     static SUN: Kepler = Kepler { mu: 1.0 };
+
+    /// The orbit's rhs as the stepper sees it.
+    impl VectorField for Kepler {
+        fn eval(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Error> {
+            crate::Model::rhs(self, t, y, dy)
+        }
+    }
+
     /// Eccentricity of the test orbit.
     const E: f64 = 0.5;
 

@@ -1,0 +1,322 @@
+//! The vector field an integrator steps: a [`Model`] with its inputs, which are zero
+//! (`simulate`), held between the instants of a sampled-data controller, or the output of a
+//! controller at every evaluation (continuous feedback).
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use crate::{Controller, Error, Model};
+
+/// What the integrators need of the right-hand side.
+pub(super) trait VectorField {
+    /// `dy = f(t, y)`.
+    fn eval(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Error>;
+    /// The error parked by a closure that could not return it (diffsol's), taken out.
+    fn take_failure(&self) -> Option<Error> {
+        None
+    }
+}
+
+/// Where the inputs come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// `u = 0`: [`Model::rhs`] and [`Model::rhs_jvp`].
+    Zero,
+    /// `u` held at the value the controller set at the last control instant.
+    Held,
+    /// `u = c(t, x)` at every evaluation.
+    Feedback,
+}
+
+/// The model, its inputs and the controller; the scratch every evaluation needs, allocated
+/// once per run.
+pub(super) struct Field<'r, M: Model> {
+    pub(super) model: &'r M,
+    mode: Mode,
+    controller: Option<RefCell<&'r mut dyn Controller>>,
+    /// The held inputs ([`Mode::Held`]).
+    held: RefCell<Vec<f64>>,
+    /// The inputs of one evaluation ([`Mode::Feedback`]) or of a control instant.
+    scratch: RefCell<Vec<f64>>,
+    /// `df/du` at the last point a Jacobian-vector product was asked at (feedback only).
+    jacobians: RefCell<Jacobians>,
+    /// The first error of a closure that cannot return one (diffsol's).
+    failure: RefCell<Option<Error>>,
+}
+
+/// `b = df/du` at `(t, x, u = c(t, x))` (with `a = df/dx`, which [`Model::jacobians`] fills
+/// as well), and the buffers of the controller's difference quotient.
+struct Jacobians {
+    valid: bool,
+    t: f64,
+    x: Vec<f64>,
+    u: Vec<f64>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    /// `x +- h v` and the controller's outputs there.
+    probe: Vec<f64>,
+    u_plus: Vec<f64>,
+    u_minus: Vec<f64>,
+}
+
+impl<'r, M: Model> Field<'r, M> {
+    /// `controller = None` gives [`Mode::Zero`]; with one, `sampled` chooses
+    /// [`Mode::Held`] over [`Mode::Feedback`].
+    pub(super) fn new(
+        model: &'r M,
+        controller: Option<&'r mut dyn Controller>,
+        sampled: bool,
+    ) -> Self {
+        let (n, nu) = (M::DIM, M::NU);
+        let mode = match (&controller, sampled) {
+            (None, _) => Mode::Zero,
+            (Some(_), true) => Mode::Held,
+            (Some(_), false) => Mode::Feedback,
+        };
+        // df/du is needed under continuous feedback only.
+        let exact = mode == Mode::Feedback && nu > 0;
+        let size = |k: usize| if exact { k } else { 0 };
+        Self {
+            model,
+            mode,
+            controller: controller.map(RefCell::new),
+            held: RefCell::new(vec![0.0; nu]),
+            scratch: RefCell::new(vec![0.0; nu]),
+            jacobians: RefCell::new(Jacobians {
+                valid: false,
+                t: 0.0,
+                x: vec![0.0; size(n)],
+                u: vec![0.0; size(nu)],
+                a: vec![0.0; size(n * n)],
+                b: vec![0.0; size(n * nu)],
+                probe: vec![0.0; size(n)],
+                u_plus: vec![0.0; size(nu)],
+                u_minus: vec![0.0; size(nu)],
+            }),
+            failure: RefCell::new(None),
+        }
+    }
+
+    pub(super) fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Run the controller at `(t, x)` into `u` (zeroed first); its error, or
+    /// [`Error::NonFinite`] for an input that is not finite.
+    fn control(&self, t: f64, x: &[f64], u: &mut [f64]) -> Result<(), Error> {
+        let Some(controller) = &self.controller else {
+            u.fill(0.0);
+            return Ok(());
+        };
+        u.fill(0.0);
+        controller.borrow_mut().control(t, x, u)?;
+        if u.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(Error::NonFinite {
+                what: "inputs u",
+                t,
+                state: x.to_vec(),
+            })
+        }
+    }
+
+    /// A control instant of a sampled-data controller: the inputs held from `t` on; whether
+    /// they differ from those held before (bit for bit).
+    pub(super) fn sample_and_hold(&self, t: f64, x: &[f64]) -> Result<bool, Error> {
+        let mut held = self.held.borrow_mut();
+        let mut scratch = self.scratch.borrow_mut();
+        self.control(t, x, &mut scratch)?;
+        let changed = held
+            .iter()
+            .zip(scratch.iter())
+            .any(|(a, b)| a.to_bits() != b.to_bits());
+        held.copy_from_slice(&scratch);
+        Ok(changed)
+    }
+
+    /// A recorded sample: the inputs acting at `(t, x)` into `u` and `dx = f(t, x, u)`.
+    pub(super) fn sample(
+        &self,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        u: &mut [f64],
+    ) -> Result<(), Error> {
+        match self.mode {
+            Mode::Zero => {
+                u.fill(0.0);
+                self.model.rhs(t, x, dx)
+            }
+            Mode::Held => {
+                u.copy_from_slice(&self.held.borrow());
+                self.model.rhs_u(t, x, u, dx)
+            }
+            Mode::Feedback => {
+                self.control(t, x, u)?;
+                self.model.rhs_u(t, x, u, dx)
+            }
+        }
+    }
+
+    /// `out = (d f / d x) v` of the field the integrator sees.
+    ///
+    /// - [`Mode::Zero`], or a model without inputs: [`Model::rhs_jvp`].
+    /// - [`Mode::Held`]: [`Model::rhs_u_jvp`] at the held `u` (exact in generated models).
+    /// - [`Mode::Feedback`]: `d/dx f(x, c(x)) v = (df/dx) v + (df/du) (dc/dx v)`, with
+    ///   `(df/dx) v` from [`Model::rhs_u_jvp`] at `u = c(x)`, `df/du` exact from
+    ///   [`Model::jacobians`] (computed once per point, reused for every direction asked
+    ///   there) and `dc/dx v` a central difference of the controller,
+    ///   `(c(x + h v) - c(x - h v)) / 2h` with `h = cbrt(eps) max(1, |x|) / |v|`: the
+    ///   controller's Jacobian is not known, and its `O(h^2)` error stays in that term.
+    pub(super) fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        if self.mode == Mode::Zero || M::NU == 0 {
+            return self.model.rhs_jvp(t, x, v, out);
+        }
+        if self.mode == Mode::Held {
+            return self.model.rhs_u_jvp(t, x, &self.held.borrow(), v, out);
+        }
+        let mut jac = self.jacobians.borrow_mut();
+        let jac = &mut *jac;
+        if !(jac.valid && jac.t == t && jac.x == x) {
+            self.control(t, x, &mut jac.u)?;
+            jac.refresh(self.model, t, x)?;
+        }
+        self.model.rhs_u_jvp(t, x, &jac.u, v, out)?;
+        let scale = x.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        let vnorm = v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if vnorm == 0.0 {
+            return Ok(());
+        }
+        let h = 6.055454452393343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
+        for (p, (x, v)) in jac.probe.iter_mut().zip(x.iter().zip(v)) {
+            *p = x + h * v;
+        }
+        self.control(t, &jac.probe, &mut jac.u_plus)?;
+        for (p, (x, v)) in jac.probe.iter_mut().zip(x.iter().zip(v)) {
+            *p = x - h * v;
+        }
+        self.control(t, &jac.probe, &mut jac.u_minus)?;
+        let nu = M::NU;
+        for (i, o) in out.iter_mut().enumerate() {
+            let b = &jac.b[i * nu..(i + 1) * nu];
+            for (k, bk) in b.iter().enumerate() {
+                *o += bk * (jac.u_plus[k] - jac.u_minus[k]) / (2.0 * h);
+            }
+        }
+        Ok(())
+    }
+
+    /// Park the first error of a closure that cannot return it.
+    pub(super) fn park(&self, e: Error) {
+        let mut failure = self.failure.borrow_mut();
+        if failure.is_none() {
+            *failure = Some(e);
+        }
+    }
+
+    /// Whether an error is parked (the closures then only poison their output).
+    pub(super) fn failed(&self) -> bool {
+        self.failure.borrow().is_some()
+    }
+}
+
+impl Jacobians {
+    /// `a`, `b` at `(t, x, self.u)`.
+    fn refresh<M: Model>(&mut self, model: &M, t: f64, x: &[f64]) -> Result<(), Error> {
+        self.valid = false;
+        model.jacobians(t, x, &self.u, &mut self.a, &mut self.b)?;
+        self.t = t;
+        self.x.copy_from_slice(x);
+        self.valid = true;
+        Ok(())
+    }
+}
+
+impl<M: Model> VectorField for Field<'_, M> {
+    fn eval(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Error> {
+        match self.mode {
+            Mode::Zero => self.model.rhs(t, y, dy),
+            Mode::Held => self.model.rhs_u(t, y, &self.held.borrow(), dy),
+            Mode::Feedback => {
+                let mut u = self.scratch.borrow_mut();
+                self.control(t, y, &mut u)?;
+                self.model.rhs_u(t, y, &u, dy)
+            }
+        }
+    }
+
+    fn take_failure(&self) -> Option<Error> {
+        self.failure.borrow_mut().take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::__private::doc_models::ForcedOscillator;
+
+    /// m x'' + k x = f with m = 2, k = 8: df/dx = [[0, 1], [-4, 0]], df/du = [0, 1/2].
+    const OSC: ForcedOscillator = ForcedOscillator { m: 2.0, k: 8.0 };
+
+    /// The columns of the Jacobian the field's jvp gives at `x`.
+    fn jacobian(field: &Field<'_, ForcedOscillator>, x: &[f64]) -> [[f64; 2]; 2] {
+        let mut cols = [[0.0; 2]; 2];
+        for (j, col) in cols.iter_mut().enumerate() {
+            let mut e = [0.0; 2];
+            e[j] = 1.0;
+            field.jvp(0.3, x, &e, col).unwrap();
+        }
+        // rows
+        [[cols[0][0], cols[1][0]], [cols[0][1], cols[1][1]]]
+    }
+
+    #[test]
+    fn held_inputs_give_the_open_loop_jacobian_and_the_held_rhs() {
+        let mut c = |_t: f64, _x: &[f64], u: &mut [f64]| u[0] = 3.0;
+        let field = Field::new(&OSC, Some(&mut c), true);
+        assert_eq!(field.mode(), Mode::Held);
+        assert!(field.sample_and_hold(0.0, &[0.0, 0.0]).unwrap()); // 0 -> 3
+        assert!(!field.sample_and_hold(0.1, &[1.0, 0.0]).unwrap()); // 3 -> 3
+        let mut d = [0.0; 2];
+        field.eval(0.3, &[1.0, 2.0], &mut d).unwrap();
+        assert_eq!(d, [2.0, (3.0 - 8.0) / 2.0]);
+        // the model's rhs_u_jvp at the held u (a central difference for this hand-written one)
+        let j = jacobian(&field, &[1.0, 2.0]);
+        let exact = [[0.0, 1.0], [-4.0, 0.0]];
+        for (row, exact) in j.iter().zip(exact) {
+            assert!((row[0] - exact[0]).abs() < 1e-9 && (row[1] - exact[1]).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn continuous_feedback_gives_the_closed_loop_jacobian() {
+        // u = -2 x - v - x^3: d/dx f(x, c(x)) = [[0, 1], [(-8 - 2 - 3 x^2) / 2, -1/2]]
+        let mut c = |_t: f64, x: &[f64], u: &mut [f64]| u[0] = -2.0 * x[0] - x[1] - x[0].powi(3);
+        let field = Field::new(&OSC, Some(&mut c), false);
+        assert_eq!(field.mode(), Mode::Feedback);
+        let x = [0.7, -1.2];
+        let mut d = [0.0; 2];
+        field.eval(0.3, &x, &mut d).unwrap();
+        let u = -2.0 * 0.7 + 1.2 - 0.7f64.powi(3);
+        assert_eq!(d, [-1.2, (u - 8.0 * 0.7) / 2.0]);
+        let j = jacobian(&field, &x);
+        let exact = [[0.0, 1.0], [(-10.0 - 3.0 * 0.49) / 2.0, -0.5]];
+        let error = (0..2)
+            .flat_map(|i| (0..2).map(move |k| (i, k)))
+            .map(|(i, k)| (j[i][k] - exact[i][k]).abs())
+            .fold(0.0, f64::max);
+        println!("closed-loop Jacobian off by {error:.1e}");
+        assert!(error < 1e-9, "{j:?}");
+    }
+
+    #[test]
+    fn no_controller_is_the_model_at_zero_input() {
+        let field = Field::new(&OSC, None, true);
+        assert_eq!(field.mode(), Mode::Zero);
+        let (mut d, mut u) = ([0.0; 2], [7.0]);
+        field.sample(0.0, &[1.0, 0.0], &mut d, &mut u).unwrap();
+        assert_eq!((d, u), ([0.0, -4.0], [0.0]));
+    }
+}
