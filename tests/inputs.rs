@@ -125,78 +125,31 @@ fn inputs_equal_parameters_in_every_formulation() {
     let mut rng = SplitMix64::new(1);
     let ga = GaU::default();
     let states: Vec<Vec<f64>> = (0..10).map(|_| random_state(&ga, &mut rng)).collect();
-    let set = |u: [f64; 4]| (u[0], u[1], u[2], u[3]);
-    let w = same(
-        |u| {
-            let (pedal, steer, push, rest) = set(u);
-            GaP {
-                pedal,
-                steer,
-                push,
-                rest,
-                ..GaP::default()
-            }
-        },
-        &ga,
-        &states,
-    );
-    println!("gibbs_appell: parameters vs inputs {w:e}");
-    assert!(w < 1e-13, "{w:e}");
-    // the other formulations at the same physical states (their own speeds)
-    let bh = BhU::default();
-    let bh_states: Vec<Vec<f64>> = states.iter().map(|x| to_formulation(&ga, &bh, x)).collect();
-    let w = same(
-        |u| {
-            let (pedal, steer, push, rest) = set(u);
-            BhP {
-                pedal,
-                steer,
-                push,
-                rest,
-                ..BhP::default()
-            }
-        },
-        &bh,
-        &bh_states,
-    );
-    println!("boltzmann_hamel: {w:e}");
-    assert!(w < 1e-13, "{w:e}");
-    let vo = VoU::default();
-    let vo_states: Vec<Vec<f64>> = states.iter().map(|x| to_formulation(&ga, &vo, x)).collect();
-    let w = same(
-        |u| {
-            let (pedal, steer, push, rest) = set(u);
-            VoP {
-                pedal,
-                steer,
-                push,
-                rest,
-                ..VoP::default()
-            }
-        },
-        &vo,
-        &vo_states,
-    );
-    println!("voronec: {w:e}");
-    assert!(w < 1e-13, "{w:e}");
-    let mu = MuU::default();
-    let mu_states: Vec<Vec<f64>> = states.iter().map(|x| to_formulation(&ga, &mu, x)).collect();
-    let w = same(
-        |u| {
-            let (pedal, steer, push, rest) = set(u);
-            MuP {
-                pedal,
-                steer,
-                push,
-                rest,
-                ..MuP::default()
-            }
-        },
-        &mu,
-        &mu_states,
-    );
-    println!("multipliers: {w:e}");
-    assert!(w < 1e-13, "{w:e}");
+    // each formulation at the same physical states (in its own speeds)
+    macro_rules! compare {
+        ($p:ident, $u:ident, $name:literal) => {{
+            let with_inputs = $u::default();
+            let states: Vec<Vec<f64>> = states
+                .iter()
+                .map(|x| to_formulation(&ga, &with_inputs, x))
+                .collect();
+            let as_parameters = |u: [f64; 4]| $p {
+                pedal: u[0],
+                steer: u[1],
+                push: u[2],
+                rest: u[3],
+                ..$p::default()
+            };
+            let w = same(as_parameters, &with_inputs, &states);
+            println!("{}: parameters vs inputs {w:e}", $name);
+            assert!(w < 1e-13, "{w:e}");
+            (with_inputs, states, as_parameters)
+        }};
+    }
+    let _ = compare!(GaP, GaU, "gibbs_appell");
+    let _ = compare!(BhP, BhU, "boltzmann_hamel");
+    let _ = compare!(VoP, VoU, "voronec");
+    let (mu, mu_states, mu_with) = compare!(MuP, MuU, "multipliers");
     // and the formulations agree with each other on the accelerations: dot(q) and the
     // speeds' rates map to the same qdd, checked through the multipliers' [q, qdd]
     let u = [0.7, -0.4, 1.1, 0.2];
@@ -221,16 +174,7 @@ fn inputs_equal_parameters_in_every_formulation() {
     // the reactions with inputs: the multipliers' version reports them
     let x = &mu_states[0];
     let r_u = mu.reaction_forces_u(0.0, &x[..6], &x[6..], &u).unwrap();
-    let (pedal, steer, push, rest) = set(u);
-    let r_p = MuP {
-        pedal,
-        steer,
-        push,
-        rest,
-        ..MuP::default()
-    }
-    .reaction_forces(0.0, &x[..6], &x[6..])
-    .unwrap();
+    let r_p = mu_with(u).reaction_forces(0.0, &x[..6], &x[6..]).unwrap();
     assert!(rel(&r_u, &r_p) < 1e-13);
 }
 

@@ -407,35 +407,7 @@ pub trait Model {
         if Self::NU == 0 {
             return self.rhs_jvp(t, state, v, out);
         }
-        let n = state.len();
-        if v.len() != n || out.len() != n || n != Self::DIM {
-            return Err(Error::Dimension {
-                what: "jvp direction",
-                expected: Self::DIM,
-                found: v.len().min(out.len()).min(n),
-            });
-        }
-        let scale = state.iter().fold(1.0f64, |a, x| a.max(x.abs()));
-        let vnorm = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-        if vnorm == 0.0 {
-            out.iter_mut().for_each(|o| *o = 0.0);
-            return Ok(());
-        }
-        let h = 6.055454452393343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
-        let (mut x, mut fp) = (Self::ZERO_STATE, Self::ZERO_STATE);
-        let (x, fp) = (x.as_mut(), fp.as_mut());
-        for i in 0..n {
-            x[i] = state[i] + h * v[i];
-        }
-        self.rhs_u(t, x, u, fp)?;
-        for i in 0..n {
-            x[i] = state[i] - h * v[i];
-        }
-        self.rhs_u(t, x, u, out)?;
-        for (o, p) in out.iter_mut().zip(fp.iter()) {
-            *o = (p - *o) / (2.0 * h);
-        }
-        Ok(())
+        central_difference::<Self>(state, v, out, |x, f| self.rhs_u(t, x, u, f))
     }
 
     /// The energy at `(t, state)` with the inputs `u` (they matter when the potential
@@ -507,44 +479,54 @@ pub trait Model {
     /// # Ok::<(), nonholo_runtime::Error>(())
     /// ```
     fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
-        let n = state.len();
-        if v.len() != n || out.len() != n {
-            return Err(Error::Dimension {
-                what: "jvp direction",
-                expected: n,
-                found: v.len().min(out.len()),
-            });
-        }
-        let scale = state.iter().fold(1.0f64, |a, x| a.max(x.abs()));
-        let vnorm = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-        if vnorm == 0.0 {
-            out.iter_mut().for_each(|o| *o = 0.0);
-            return Ok(());
-        }
-        let h = 6.055454452393343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
-        let mut plus = Self::ZERO_STATE;
-        let mut minus = Self::ZERO_STATE;
-        let (p, m) = (plus.as_mut(), minus.as_mut());
-        if p.len() != n {
-            return Err(Error::Dimension {
-                what: "state",
-                expected: p.len(),
-                found: n,
-            });
-        }
-        for i in 0..n {
-            p[i] = state[i] + h * v[i];
-            m[i] = state[i] - h * v[i];
-        }
-        let mut fp = Self::ZERO_STATE;
-        let mut fm = Self::ZERO_STATE;
-        self.rhs(t, plus.as_ref(), fp.as_mut())?;
-        self.rhs(t, minus.as_ref(), fm.as_mut())?;
-        for ((o, a), b) in out.iter_mut().zip(fp.as_ref()).zip(fm.as_ref()) {
-            *o = (a - b) / (2.0 * h);
-        }
-        Ok(())
+        central_difference::<Self>(state, v, out, |x, f| self.rhs(t, x, f))
     }
+}
+
+/// `out = (f(x + h v) - f(x - h v)) / 2h` with a step scaled to the state, on the stack:
+/// the Jacobian-vector products of hand-written models.
+fn central_difference<M: Model + ?Sized>(
+    state: &[f64],
+    v: &[f64],
+    out: &mut [f64],
+    mut f: impl FnMut(&[f64], &mut [f64]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let n = state.len();
+    if v.len() != n || out.len() != n {
+        return Err(Error::Dimension {
+            what: "jvp direction",
+            expected: n,
+            found: v.len().min(out.len()),
+        });
+    }
+    let scale = state.iter().fold(1.0f64, |a, x| a.max(x.abs()));
+    let vnorm = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    if vnorm == 0.0 {
+        out.iter_mut().for_each(|o| *o = 0.0);
+        return Ok(());
+    }
+    let h = 6.055454452393343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
+    let (mut x, mut fp) = (M::ZERO_STATE, M::ZERO_STATE);
+    let (x, fp) = (x.as_mut(), fp.as_mut());
+    if x.len() != n {
+        return Err(Error::Dimension {
+            what: "state",
+            expected: x.len(),
+            found: n,
+        });
+    }
+    for i in 0..n {
+        x[i] = state[i] + h * v[i];
+    }
+    f(x, fp)?;
+    for i in 0..n {
+        x[i] = state[i] - h * v[i];
+    }
+    f(x, out)?;
+    for (o, p) in out.iter_mut().zip(fp.iter()) {
+        *o = (p - *o) / (2.0 * h);
+    }
+    Ok(())
 }
 
 /// `Err(Dimension)` unless `u` has one entry per input.

@@ -170,11 +170,8 @@ impl Model for ForcedOscillator {
         *d = [v, (f - self.k * x) / self.m];
         finite(t, state, d)
     }
-    fn rhs_jvp(&self, _t: f64, state: &[f64], dir: &[f64], out: &mut [f64]) -> Result<(), Error> {
-        as_array::<_, 2>(state, "state")?;
-        let [dx, dv] = *as_array(dir, "jvp direction")?;
-        *as_array_mut(out, "jvp output")? = [dv, -self.k * dx / self.m];
-        Ok(())
+    fn rhs_jvp(&self, t: f64, state: &[f64], dir: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        self.unforced().rhs_jvp(t, state, dir, out)
     }
     // linear in the state, whatever the force: the same at every u
     fn rhs_u_jvp(
@@ -188,29 +185,36 @@ impl Model for ForcedOscillator {
         as_array::<_, 1>(u, "inputs u")?;
         self.rhs_jvp(t, state, dir, out)
     }
-    fn qdot(&self, _t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
-        as_array::<_, 1>(q, "q")?;
-        *as_array_mut(qdot, "qdot")? = *as_array::<_, 1>(z, "z")?;
-        Ok(())
+    // the rest is the unforced oscillator's
+    fn qdot(&self, t: f64, q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
+        self.unforced().qdot(t, q, z, qdot)
     }
-    fn state_from_qdot(&self, _t: f64, q: &[f64], qdot: &[f64]) -> Result<[f64; 2], Error> {
-        let [x] = *as_array(q, "q")?;
-        let [v] = *as_array(qdot, "qdot")?;
-        Ok([x, v])
+    fn state_from_qdot(&self, t: f64, q: &[f64], qdot: &[f64]) -> Result<[f64; 2], Error> {
+        self.unforced().state_from_qdot(t, q, qdot)
     }
-    fn energy(&self, _t: f64, state: &[f64]) -> Result<f64, Error> {
-        let [x, v] = *as_array(state, "state")?;
-        Ok(0.5 * self.m * v * v + 0.5 * self.k * x * x)
+    fn energy(&self, t: f64, state: &[f64]) -> Result<f64, Error> {
+        self.unforced().energy(t, state)
     }
     fn constraint_residual(
         &self,
-        _t: f64,
-        _q: &[f64],
-        _qdot: &[f64],
+        t: f64,
+        q: &[f64],
+        qdot: &[f64],
         residual: &mut [f64],
     ) -> Result<(), Error> {
-        as_array_mut::<_, 0>(residual, "constraint residual")?;
-        Ok(())
+        self.unforced().constraint_residual(t, q, qdot, residual)
+    }
+}
+
+impl ForcedOscillator {
+    /// The same mass and spring without damping or force.
+    fn unforced(&self) -> Oscillator {
+        Oscillator {
+            m: self.m,
+            k: self.k,
+            c: 0.0,
+            u: 0.0,
+        }
     }
 }
 
