@@ -97,7 +97,9 @@ fn kicked_at_5() -> (WhippleBicycle, [f64; 11], [f64; 4]) {
     let lin = linearize(&bike, 0.0, &x, &spec).unwrap();
     let (ad, bd) = discretize(&lin.a, &lin.b, 0.01).unwrap();
     let q = DMatrix::from_diagonal(&DVector::from_vec(vec![100.0, 25.0, 1.0, 1.0]));
-    let k = dlqr(&ad, &bd, &q, &DMatrix::from_element(1, 1, 0.04)).unwrap().k;
+    let k = dlqr(&ad, &bd, &q, &DMatrix::from_element(1, 1, 0.04))
+        .unwrap()
+        .k;
     x[NQ] = 0.5;
     (bike, x, [k[0], k[1], k[2], k[3]])
 }
@@ -118,8 +120,7 @@ fn closed_loop(c: &mut Criterion) {
         g.bench_function("sampled_zero", |b| {
             b.iter(|| {
                 let mut zero = |_t: f64, _x: &[f64], u: &mut [f64]| u.fill(0.0);
-                simulate_controlled(&bike, &mut zero, black_box(&x0), 0.0..10.0, &sampled)
-                    .unwrap()
+                simulate_controlled(&bike, &mut zero, black_box(&x0), 0.0..10.0, &sampled).unwrap()
             })
         });
         g.bench_function("sampled_lqr", |b| {
