@@ -77,7 +77,9 @@ pub mod prelude {
     pub use nonholo_runtime::{linearize, Linearize};
     #[cfg(feature = "diffsol")]
     pub use nonholo_runtime::{simulate, simulate_controlled, Method, Options};
-    pub use nonholo_runtime::{Controller, Error, Formulation, Model, Scalar, Trajectory};
+    pub use nonholo_runtime::{
+        Controller, Error, Formulation, Geometry, Model, Scalar, Trajectory,
+    };
 }
 
 /// The README's examples, compiled and run as doctests.

@@ -50,6 +50,7 @@ pub mod controller;
 #[cfg(feature = "parallel")]
 pub mod ensemble;
 pub mod error;
+pub mod geometry;
 pub mod linalg;
 pub mod linearize;
 pub mod model;
@@ -67,6 +68,7 @@ pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
+pub use geometry::{Geometry, Shape};
 pub use linearize::{eigenvalues, linearize, Linearization, Linearize};
 pub use model::{check_velocities, Formulation, Model};
 /// The linear algebra of [`Linearization`] (its matrices are `nalgebra::DMatrix<f64>`).
