@@ -178,6 +178,50 @@ pub struct Lowered {
     /// Configuration constraints f(q, t) = 0 (their time derivatives are among
     /// `constraints`).
     pub configuration: Configuration,
+    /// Where the parts of a model written with frames are (`None` without frames).
+    pub geometry: Option<Geometry>,
+}
+
+/// A vector as a sum of per-frame components (frame indices of [`Geometry::joints`]).
+pub type Terms = Vec<(usize, [Id; 3])>;
+
+/// The geometry of a model with frames: the frame tree, the points with their
+/// velocities, and the default scene, all in the engine.
+pub struct Geometry {
+    /// Every frame of the tree, parents first: (parent, axis 0..3, cos, sin of its angle).
+    pub joints: Vec<(Option<usize>, usize, Id, Id)>,
+    /// The declared frames (`FRAMES`): name and tree index, the root first.
+    pub frames: Vec<(String, usize)>,
+    /// `POINTS`: name, position from the origin, velocity relative to the root (in q,
+    /// dot(q), t).
+    pub points: Vec<(String, Terms, Terms)>,
+    /// `BODIES`: bodies and particles.
+    pub bodies: Vec<String>,
+    pub scene: Vec<SceneItem>,
+}
+
+/// One shape of the default scene (point indices into `points`, frame indices into
+/// `frames`).
+pub enum SceneItem {
+    /// A rolling wheel: its centre, the axle in the body frame, the radius.
+    Disk {
+        center: usize,
+        frame: usize,
+        normal: [Id; 3],
+        radius: Id,
+    },
+    /// A body's inertia ellipsoid: mass and the inertia (ixx, iyy, izz, ixy, iyz, izx) in
+    /// `frame`.
+    Ellipsoid {
+        center: usize,
+        frame: usize,
+        mass: Id,
+        inertia: [Id; 6],
+    },
+    /// A plane through a point, `up` in root components.
+    Grid { point: usize, up: [Id; 3] },
+    /// A particle, or a body without inertia.
+    Dot { point: usize },
 }
 
 /// Configuration constraints `f(q, t) = 0` and the coordinates Newton solves them for.

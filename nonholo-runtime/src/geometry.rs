@@ -129,21 +129,12 @@ pub trait Geometry: Model {
 
     /// The orientations of [`Geometry::FRAMES`] at `(t, q)`: rotation matrices, column `j`
     /// the frame's `j`-th unit vector in root components.
-    fn frame_orientations(
-        &self,
-        t: f64,
-        q: &[f64],
-        out: &mut [[[f64; 3]; 3]],
-    ) -> Result<(), Error>;
+    fn frame_orientations(&self, t: f64, q: &[f64], out: &mut [[[f64; 3]; 3]])
+        -> Result<(), Error>;
 
     /// The velocities (relative to the root frame, in root components) of
     /// [`Geometry::POINTS`] at `(t, state)`, the state `[q, z]` as in [`Model::rhs`].
-    fn point_velocities(
-        &self,
-        t: f64,
-        state: &[f64],
-        out: &mut [[f64; 3]],
-    ) -> Result<(), Error>;
+    fn point_velocities(&self, t: f64, state: &[f64], out: &mut [[f64; 3]]) -> Result<(), Error>;
 
     /// The position of the point called `name` at `(t, q)`; [`Error::UnknownName`] for a
     /// name not in [`Geometry::POINTS`].

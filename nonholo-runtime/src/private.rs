@@ -8,6 +8,8 @@ pub use alloc::vec::Vec;
 pub mod doc_models;
 mod dual;
 pub use dual::Dual;
+mod geometry;
+pub use geometry::{add_rotated, identity3, inertia_ellipsoid, palette, rotate3, to_shapes};
 
 /// The values of a slice as a `Vec<f64>` (error paths only; [`Scalar::re`] of each).
 #[inline]

@@ -33,6 +33,7 @@ pub struct Body {
 }
 
 pub struct Particle {
+    pub name: Ident,
     pub point: Expr,
     pub mass: Expr,
 }
@@ -527,7 +528,11 @@ fn object(k: &Input, o: Object, out: &mut Kinematics) {
             let mass = e.required(k, &what, "mass");
             typed(k, &point, Ty::Point, "a particle's point");
             scalar(k, &mass, "a particle's mass");
-            out.particles.push(Particle { point, mass });
+            out.particles.push(Particle {
+                name: o.name.clone(),
+                point,
+                mass,
+            });
         }
         _ => {
             let mut e = Entries::new(k, &what, o.name.span(), o.entries, &["point", "up"]);

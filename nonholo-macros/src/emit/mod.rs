@@ -8,6 +8,7 @@ pub mod code;
 mod configuration;
 pub mod equations;
 mod first_method;
+mod geometry;
 mod ldlt;
 mod program;
 mod second_method;
@@ -81,7 +82,8 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         (&plets, &plets_generic),
         &hooks,
     );
-    quote! { #header #body }
+    let geometry = geometry::items(m, low, &base, &plets, &plets_generic);
+    quote! { #header #body #geometry }
 }
 
 /// Which state components (`state`: the symbols of `[q, z]` in order) and which inputs the

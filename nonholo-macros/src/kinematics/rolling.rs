@@ -45,6 +45,9 @@ pub struct Contact {
     pub rows: Vec<(Id, String)>,
     /// The contact-height configuration constraint, when not identically zero.
     pub height: Option<Id>,
+    /// The material contact point (from the origin) and its velocity `v_m`.
+    pub point: Vector,
+    pub velocity: Vector,
 }
 
 /// The unit vector `up = +-F.k` of a fixed frame, if `up` is one: (F, k, sign).
@@ -218,5 +221,11 @@ pub fn roll(
         ));
         Some(h)
     };
-    Ok(Contact { rows, height })
+    let point = w.center.add(g, &rho);
+    Ok(Contact {
+        rows,
+        height,
+        point,
+        velocity: v_m,
+    })
 }

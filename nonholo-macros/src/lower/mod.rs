@@ -162,7 +162,9 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     let mut constraint_spans: Vec<proc_macro2::Span> =
         m.constraints.iter().map(|c| c.span).collect();
     let mut configuration = Configuration::default();
+    let mut geometry = None;
     if let Some(k) = three {
+        geometry = k.geometry;
         kinetic = lw.g.add(kinetic, k.kinetic);
         potential = lw.g.add(potential, k.potential);
         for (f, q) in forces.iter_mut().zip(k.forces) {
@@ -216,6 +218,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         parametrization,
         defaults,
         configuration,
+        geometry,
     }
 }
 
@@ -226,6 +229,7 @@ struct ThreeD {
     forces: Vec<Id>,
     rows: Vec<(Id, String, proc_macro2::Span)>,
     configuration: Configuration,
+    geometry: Option<crate::model::Geometry>,
 }
 
 impl Lowerer<'_> {

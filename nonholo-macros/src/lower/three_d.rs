@@ -3,14 +3,14 @@
 //! constraints to T, V, generalized forces and velocity rows (`crate::kinematics`).
 
 use super::{Lowerer, ThreeD};
-use crate::check::kinematics::Load;
+use crate::check::kinematics::{Kinematics, Load, Rolling};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::Expr;
 use crate::kinematics::bodies::{self, MassBody};
 use crate::kinematics::rolling::{self, Wheel};
 use crate::kinematics::vector::Vector;
-use crate::kinematics::Kin;
-use crate::model::Configuration;
+use crate::kinematics::{Clock, Kin};
+use crate::model::{self, Configuration, SceneItem, Terms};
 use crate::sym::linsolve::RandomPoints;
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
@@ -139,6 +139,16 @@ impl Lowerer<'_> {
                 },
             ));
         }
+        let mut planes: Vec<(String, Vector, Vector, Vector)> = Vec::new();
+        let mut plane_names: Vec<(&String, &usize)> = k.plane_of.iter().collect();
+        plane_names.sort_by_key(|(_, i)| **i);
+        for (name, i) in plane_names {
+            let p = &k.planes[*i];
+            let point = self.vector(&p.point);
+            let velocity = self.velocity(&p.point);
+            let up = self.vector(&p.up);
+            planes.push((name.clone(), point, velocity, up));
+        }
         let holonomic: Vec<(Id, String, proc_macro2::Span, Vec<usize>)> = k
             .holonomic
             .iter()
@@ -164,6 +174,7 @@ impl Lowerer<'_> {
                 forces: vec![zero; self.clock.q.len()],
                 rows: vec![],
                 configuration: Configuration::default(),
+                geometry: None,
             };
         };
         let kinetic = bodies::kinetic_energy(kin, g, &masses);
@@ -174,9 +185,11 @@ impl Lowerer<'_> {
         let forces = bodies::generalized_forces(kin, g, &self.clock, &loads);
         let mut rows = Vec::new();
         let mut configuration = Configuration::default();
+        let mut contacts = Vec::new();
         for (r, w) in &wheels {
             match rolling::roll(kin, g, &self.clock, w) {
                 Ok(c) => {
+                    contacts.push((w.name.clone(), c.point.clone(), c.velocity.clone()));
                     for (row, text) in c.rows {
                         rows.push((row, text, r.span));
                     }
@@ -240,13 +253,110 @@ impl Lowerer<'_> {
         } else {
             configuration = Configuration::default();
         }
+        let geometry = geometry(kin, g, &self.clock, k, &masses, &wheels, &contacts, &planes);
         ThreeD {
             kinetic,
             potential,
             forces,
             rows,
             configuration,
+            geometry: Some(geometry),
         }
+    }
+}
+
+/// Where the parts are ([`model::Geometry`]): the declared points and frames, the centres of
+/// the bodies and particles, the wheels' material contact points and the planes' points,
+/// with their velocities; and the default scene. Built after everything the equations need,
+/// so their expressions are what they were without it.
+#[allow(clippy::too_many_arguments)]
+fn geometry(
+    kin: &mut Kin,
+    g: &mut Graph,
+    clock: &Clock,
+    k: &Kinematics,
+    masses: &[MassBody],
+    wheels: &[(&Rolling, Wheel)],
+    contacts: &[(String, Vector, Vector)],
+    planes: &[(String, Vector, Vector, Vector)],
+) -> model::Geometry {
+    let joints = kin
+        .tree
+        .joints
+        .iter()
+        .map(|j| (j.parent, j.axis, j.cos, j.sin))
+        .collect();
+    let mut frames: Vec<(String, usize)> =
+        k.frame_of.iter().map(|(n, i)| (n.clone(), *i)).collect();
+    frames.sort_by_key(|(_, i)| *i);
+    let frame_pos = |f: usize| frames.iter().position(|(_, i)| *i == f).unwrap_or(0);
+    let mut points: Vec<(String, Terms, Terms)> = Vec::new();
+    for (name, _) in &k.points {
+        let r = kin.points.get(name).cloned().unwrap_or_default();
+        let v = kin.point_velocity(g, name, clock);
+        points.push((name.clone(), r.0, v.0));
+    }
+    let mut bodies = Vec::new();
+    let mut scene = Vec::new();
+    let nb = k.bodies.len();
+    for (i, m) in masses.iter().enumerate() {
+        let name = if i < nb {
+            k.bodies[i].name.to_string()
+        } else {
+            k.particles[i - nb].name.to_string()
+        };
+        let center = points.len();
+        points.push((
+            format!("{name}.center"),
+            m.center.0.clone(),
+            m.velocity.0.clone(),
+        ));
+        let is_wheel = wheels.iter().any(|(_, w)| w.name == name);
+        match (&m.inertia, m.frame) {
+            _ if is_wheel => {}
+            (Some((f, c)), Some(_)) => scene.push(SceneItem::Ellipsoid {
+                center,
+                frame: frame_pos(*f),
+                mass: m.mass,
+                inertia: *c,
+            }),
+            _ => scene.push(SceneItem::Dot { point: center }),
+        }
+        bodies.push(name);
+    }
+    for (name, point, velocity) in contacts {
+        points.push((
+            format!("{name}.contact"),
+            point.0.clone(),
+            velocity.0.clone(),
+        ));
+    }
+    for (_, w) in wheels {
+        let center = points
+            .iter()
+            .position(|(n, _, _)| *n == format!("{}.center", w.name))
+            .unwrap_or(0);
+        let normal = kin.tree.express(g, &w.axis, w.frame);
+        scene.push(SceneItem::Disk {
+            center,
+            frame: frame_pos(w.frame),
+            normal,
+            radius: w.radius,
+        });
+    }
+    let root = frames.first().map(|(_, i)| *i).unwrap_or(0);
+    for (name, point, velocity, up) in planes {
+        let at = points.len();
+        points.push((format!("{name}.point"), point.0.clone(), velocity.0.clone()));
+        let up = kin.tree.express(g, up, root);
+        scene.push(SceneItem::Grid { point: at, up });
+    }
+    model::Geometry {
+        joints,
+        frames,
+        points,
+        bodies,
+        scene,
     }
 }
 
