@@ -246,3 +246,77 @@ fn front_contact_against_moores_closed_form() {
     assert!((p[1] - 0.05266663513621053).abs() < 1e-14, "{p:?}");
     assert!(p[2].abs() < 1e-14);
 }
+
+nonholonomic! {
+    /// A two-link arm on a turntable, drawn by hand: links as segments and a cylinder, the
+    /// elbow a sphere, the base a box; the forearm's default ellipsoid hidden.
+    pub struct DrawnArm;
+    parameters { m = 1.0, l = 0.5, g = 9.81 }
+    coordinates { base, shoulder, elbow }
+    frame N;
+    point O;
+    frame B = N.rotate(z, base);
+    frame U = B.rotate(y, shoulder);
+    frame F = U.rotate(y, elbow);
+    point E = O + l * U.x;
+    point H = E + l * F.x;
+    point M = E + 0.5 * l * F.x;
+    body upper { frame: U, center: O + 0.5 * l * U.x, mass: m, inertia: inertia(U, 0.01, 0.02, 0.02) }
+    body fore { frame: F, center: M, mass: m, inertia: inertia(F, 0.01, 0.02, 0.02) }
+    gravity = -g * N.z;
+    draw {
+        segment { from: O, to: E, color: blue };
+        cylinder { center: M, axis: F.x, radius: 0.03, length: l, color: rgb(250, 120, 20) };
+        sphere { center: E, radius: 0.05 };
+        cuboid { center: O, half: B[0.2, 0.2, 0.05], color: gray };
+        hide fore;
+    }
+}
+
+#[test]
+fn draw_adds_and_hides_shapes() {
+    let arm = DrawnArm::default();
+    let scene = arm.scene();
+    let p = |n: &str| DrawnArm::POINTS.iter().position(|x| *x == n).unwrap();
+    let f = |n: &str| DrawnArm::FRAMES.iter().position(|x| *x == n).unwrap();
+    // the upper arm keeps its ellipsoid, the forearm's is hidden
+    let ellipsoids: Vec<usize> = scene
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Ellipsoid { center, .. } => Some(*center),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ellipsoids, [p("upper.center")]);
+    assert!(scene.contains(&Shape::Segment {
+        from: p("O"),
+        to: p("E"),
+        color: [31, 119, 180]
+    }));
+    assert!(scene.contains(&Shape::Cylinder {
+        center: p("M"),
+        frame: f("F"),
+        axis: [1.0, 0.0, 0.0],
+        radius: 0.03,
+        length: arm.l,
+        color: [250, 120, 20]
+    }));
+    assert!(scene
+        .iter()
+        .any(|s| matches!(s, Shape::Sphere { center, radius, .. } if *center == p("E") && *radius == 0.05)));
+    assert!(scene.contains(&Shape::Cuboid {
+        center: p("O"),
+        frame: f("B"),
+        half: [0.2, 0.2, 0.05],
+        color: [127, 127, 127]
+    }));
+    // H at full stretch along B.x turned by the base
+    let q = [0.3, 0.0, 0.0];
+    let h = arm.position("H", 0.0, &q).unwrap();
+    assert!(
+        norm(sub(
+            h,
+            [2.0 * arm.l * 0.3f64.cos(), 2.0 * arm.l * 0.3f64.sin(), 0.0]
+        )) < 1e-15
+    );
+}

@@ -222,6 +222,33 @@ pub enum SceneItem {
     Grid { point: usize, up: [Id; 3] },
     /// A particle, or a body without inertia.
     Dot { point: usize },
+    /// The shapes of `draw { .. }`, with their colours if given.
+    Segment {
+        from: usize,
+        to: usize,
+        color: Option<[u8; 3]>,
+    },
+    Sphere {
+        center: usize,
+        radius: Id,
+        color: Option<[u8; 3]>,
+    },
+    /// A cylinder: `axis` (unit) in `frame`.
+    Cylinder {
+        center: usize,
+        frame: usize,
+        axis: [Id; 3],
+        radius: Id,
+        length: Id,
+        color: Option<[u8; 3]>,
+    },
+    /// A box with half extents along `frame`'s axes.
+    Cuboid {
+        center: usize,
+        frame: usize,
+        half: [Id; 3],
+        color: Option<[u8; 3]>,
+    },
 }
 
 /// Configuration constraints `f(q, t) = 0` and the coordinates Newton solves them for.

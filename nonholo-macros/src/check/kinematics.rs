@@ -88,6 +88,9 @@ pub struct Holonomic {
 
 #[derive(Default)]
 pub struct Kinematics {
+    /// The shapes of `draw { .. }`, and the objects whose default shapes it hides.
+    pub draw: Vec<super::draw::Draw>,
+    pub hidden: Vec<String>,
     /// Parents before children.
     pub frames: Vec<Frame>,
     pub frame_of: HashMap<String, usize>,

@@ -3,6 +3,7 @@
 //! one mistake does not hide the next.
 
 mod contacts;
+pub mod draw;
 mod exprs;
 pub mod kinematics;
 mod loads;
@@ -100,6 +101,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         m.holonomic,
     );
     let coordinate_forces = loads::forces(&k, &mut kin, m.forces);
+    draw::draw(&k, &mut kin, m.draw);
 
     for d in params.iter().filter_map(|(_, d)| d.as_ref()) {
         v.constant(d);

@@ -228,6 +228,14 @@ pub struct Rolls {
     pub entries: Vec<Entry>,
 }
 
+/// One item of `draw { .. }`: `segment { .. }`, `sphere { .. }`, `cylinder { .. }`,
+/// `cuboid { .. }` with their entries, or `hide W` (`target`).
+pub struct DrawItem {
+    pub kw: Ident,
+    pub target: Option<Ident>,
+    pub entries: Vec<Entry>,
+}
+
 /// `holonomic(q_a, ..) { f == g; .. }`.
 pub struct Holonomic {
     pub kw: Ident,
@@ -282,6 +290,8 @@ pub struct Model {
     pub gravity: Option<Section<Expr>>,
     pub rolls: Vec<Rolls>,
     pub holonomic: Vec<Holonomic>,
+    /// `draw { .. }`: shapes added to (or hidden from) the default scene.
+    pub draw: Option<Section<Vec<DrawItem>>>,
     /// Sections whose parse failed (already reported): not to be reported missing.
     pub failed: Vec<String>,
 }

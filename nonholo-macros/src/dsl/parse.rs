@@ -31,6 +31,7 @@ pub const SECTIONS: &[&str] = &[
     "plane",
     "rolls",
     "holonomic",
+    "draw",
 ];
 
 /// Parse the whole macro input, recording every error in `cx`.
@@ -288,6 +289,33 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
                 entries,
             });
             return Ok(());
+        }
+        "draw" => {
+            let content;
+            braced!(content in input);
+            let mut items = Vec::new();
+            while !content.is_empty() {
+                let kw: Ident = content.parse()?;
+                if kw == "hide" {
+                    let target: Ident = content.parse()?;
+                    items.push(DrawItem {
+                        kw,
+                        target: Some(target),
+                        entries: Vec::new(),
+                    });
+                } else {
+                    let entries = entries(&content, cx)?;
+                    items.push(DrawItem {
+                        kw,
+                        target: None,
+                        entries,
+                    });
+                }
+                if content.peek(Token![;]) {
+                    content.parse::<Token![;]>()?;
+                }
+            }
+            set_once(&mut m.draw, &kw, items, cx);
         }
         "gravity" => {
             input.parse::<Token![=]>()?;

@@ -207,13 +207,25 @@ fn scene(
                 l.vec(&v)
             }
             SceneItem::Grid { up, .. } => l.vec(up),
-            SceneItem::Dot { .. } => l.vec(&[]),
+            SceneItem::Dot { .. } | SceneItem::Segment { .. } => l.vec(&[]),
+            SceneItem::Sphere { radius, .. } => l.vec(&[*radius]),
+            SceneItem::Cylinder {
+                axis,
+                radius,
+                length,
+                ..
+            } => l.vec(&[axis[0], axis[1], axis[2], *radius, *length]),
+            SceneItem::Cuboid { half, .. } => l.vec(half),
         })
         .collect();
     let (lets, out) = l.block(g, bind, "s");
     let shapes = geo.scene.iter().zip(&slots).enumerate().map(|(k, (s, slot))| {
         let v = out.vec(*slot);
-        let color = quote! { ::nonholo::__private::palette(#k) };
+        let given = |c: &Option<[u8; 3]>| match c {
+            Some([r, g, b]) => quote! { [#r, #g, #b] },
+            None => quote! { ::nonholo::__private::palette(#k) },
+        };
+        let color = given(&None);
         match s {
             SceneItem::Disk { center, frame, .. } => {
                 let (c, f) = (lit_usize(*center), lit_usize(*frame));
@@ -232,6 +244,23 @@ fn scene(
             SceneItem::Dot { point } => {
                 let p = lit_usize(*point);
                 quote! { ::nonholo::Shape::Dot { point: #p, color: #color } }
+            }
+            SceneItem::Segment { from, to, color } => {
+                let (a, b, color) = (lit_usize(*from), lit_usize(*to), given(color));
+                quote! { ::nonholo::Shape::Segment { from: #a, to: #b, color: #color } }
+            }
+            SceneItem::Sphere { center, color, .. } => {
+                let (c, r, color) = (lit_usize(*center), &v[0], given(color));
+                quote! { ::nonholo::Shape::Sphere { center: #c, radius: #r, color: #color } }
+            }
+            SceneItem::Cylinder { center, frame, color, .. } => {
+                let (c, f, color) = (lit_usize(*center), lit_usize(*frame), given(color));
+                let (a, r, len) = (&v[..3], &v[3], &v[4]);
+                quote! { ::nonholo::Shape::Cylinder { center: #c, frame: #f, axis: [#(#a),*], radius: #r, length: #len, color: #color } }
+            }
+            SceneItem::Cuboid { center, frame, color, .. } => {
+                let (c, f, color) = (lit_usize(*center), lit_usize(*frame), given(color));
+                quote! { ::nonholo::Shape::Cuboid { center: #c, frame: #f, half: [#(#v),*], color: #color } }
             }
         }
     });

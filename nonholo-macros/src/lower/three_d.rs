@@ -3,6 +3,7 @@
 //! constraints to T, V, generalized forces and velocity rows (`crate::kinematics`).
 
 use super::{Lowerer, ThreeD};
+use crate::check::draw::DrawKind;
 use crate::check::kinematics::{Kinematics, Load, Rolling};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::Expr;
@@ -149,6 +150,23 @@ impl Lowerer<'_> {
             let up = self.vector(&p.up);
             planes.push((name.clone(), point, velocity, up));
         }
+        let zero = self.g.zero();
+        let draw: Vec<Drawn> = k
+            .draw
+            .iter()
+            .map(|d| Drawn {
+                kind: d.kind,
+                points: d.points.clone(),
+                radius: d.radius.as_ref().map_or(zero, |e| self.expr(e)),
+                length: d.length.as_ref().map_or(zero, |e| self.expr(e)),
+                vector: d
+                    .vector
+                    .as_ref()
+                    .map(|e| self.vector(e))
+                    .unwrap_or_default(),
+                color: d.color,
+            })
+            .collect();
         let holonomic: Vec<(Id, String, proc_macro2::Span, Vec<usize>)> = k
             .holonomic
             .iter()
@@ -253,7 +271,15 @@ impl Lowerer<'_> {
         } else {
             configuration = Configuration::default();
         }
-        let geometry = geometry(kin, g, &self.clock, k, &masses, &wheels, &contacts, &planes);
+        let geometry = geometry(
+            kin,
+            g,
+            &self.clock,
+            k,
+            &masses,
+            &wheels,
+            (&contacts, &planes, &draw),
+        );
         ThreeD {
             kinetic,
             potential,
@@ -269,7 +295,20 @@ impl Lowerer<'_> {
 /// the bodies and particles, the wheels' material contact points and the planes' points,
 /// with their velocities; and the default scene. Built after everything the equations need,
 /// so their expressions are what they were without it.
-#[allow(clippy::too_many_arguments)]
+/// A shape of `draw { .. }` in the engine.
+struct Drawn {
+    kind: DrawKind,
+    points: Vec<String>,
+    radius: Id,
+    length: Id,
+    vector: Vector,
+    color: Option<[u8; 3]>,
+}
+
+/// The wheels' contact points and the planes' points, up and velocity, by name.
+type Contacts = Vec<(String, Vector, Vector)>;
+type Planes = Vec<(String, Vector, Vector, Vector)>;
+
 fn geometry(
     kin: &mut Kin,
     g: &mut Graph,
@@ -277,8 +316,7 @@ fn geometry(
     k: &Kinematics,
     masses: &[MassBody],
     wheels: &[(&Rolling, Wheel)],
-    contacts: &[(String, Vector, Vector)],
-    planes: &[(String, Vector, Vector, Vector)],
+    (contacts, planes, draw): (&Contacts, &Planes, &[Drawn]),
 ) -> model::Geometry {
     let joints = kin
         .tree
@@ -313,7 +351,7 @@ fn geometry(
         ));
         let is_wheel = wheels.iter().any(|(_, w)| w.name == name);
         match (&m.inertia, m.frame) {
-            _ if is_wheel => {}
+            _ if is_wheel || k.hidden.contains(&name) => {}
             (Some((f, c)), Some(_)) => scene.push(SceneItem::Ellipsoid {
                 center,
                 frame: frame_pos(*f),
@@ -331,7 +369,7 @@ fn geometry(
             velocity.0.clone(),
         ));
     }
-    for (_, w) in wheels {
+    for (_, w) in wheels.iter().filter(|(_, w)| !k.hidden.contains(&w.name)) {
         let center = points
             .iter()
             .position(|(n, _, _)| *n == format!("{}.center", w.name))
@@ -349,7 +387,44 @@ fn geometry(
         let at = points.len();
         points.push((format!("{name}.point"), point.0.clone(), velocity.0.clone()));
         let up = kin.tree.express(g, up, root);
-        scene.push(SceneItem::Grid { point: at, up });
+        if !k.hidden.contains(name) {
+            scene.push(SceneItem::Grid { point: at, up });
+        }
+    }
+    let point_at = |name: &String| points.iter().position(|(n, _, _)| n == name).unwrap_or(0);
+    for d in draw {
+        let at: Vec<usize> = d.points.iter().map(point_at).collect();
+        let center = at.first().copied().unwrap_or(0);
+        // the direction in the frame it is written in
+        let f = d.vector.frames().next().unwrap_or(root);
+        let v = kin.tree.express(g, &d.vector, f);
+        let color = d.color;
+        scene.push(match d.kind {
+            DrawKind::Segment => SceneItem::Segment {
+                from: center,
+                to: at.get(1).copied().unwrap_or(center),
+                color,
+            },
+            DrawKind::Sphere => SceneItem::Sphere {
+                center,
+                radius: d.radius,
+                color,
+            },
+            DrawKind::Cylinder => SceneItem::Cylinder {
+                center,
+                frame: frame_pos(f),
+                axis: v,
+                radius: d.radius,
+                length: d.length,
+                color,
+            },
+            DrawKind::Cuboid => SceneItem::Cuboid {
+                center,
+                frame: frame_pos(f),
+                half: v,
+                color,
+            },
+        });
     }
     model::Geometry {
         joints,
