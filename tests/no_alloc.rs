@@ -153,3 +153,38 @@ fn explicit_steps_allocate_nothing() {
         println!("{method:?}: (allocations, steps) {a:?} over 1 s, {b:?} over 100 s");
     }
 }
+
+/// The per-step calls of control and geometry: `rhs_u`, `rhs_u_jvp`, `jacobians`,
+/// `point_positions`, `frame_orientations`, `point_velocities` and `position` of the
+/// Whipple bicycle, 1000 calls each.
+#[test]
+fn inputs_jacobians_and_geometry_do_not_allocate() {
+    const N: usize = WhippleBicycle::DIM;
+    let bike = WhippleBicycle::default();
+    let mut x = [0.0; N];
+    bike.solve_configuration(0.0, &mut x[..WhippleBicycle::NQ])
+        .expect("upright");
+    x[WhippleBicycle::NQ + 1] = -10.0;
+    let u = [0.1, -0.2, 0.3];
+    let (mut d, mut a, mut b) = ([0.0; N], [0.0; N * N], [0.0; N * 3]);
+    let mut p = [[0.0; 3]; WhippleBicycle::POINTS.len()];
+    let mut r = [[[0.0; 3]; 3]; WhippleBicycle::FRAMES.len()];
+    let before = allocations();
+    for i in 0..1000 {
+        bike.rhs_u(0.0, &x, &u, &mut d).expect("rhs_u");
+        let mut v = [0.0; N];
+        v[i % N] = 1.0;
+        bike.rhs_u_jvp(0.0, &x, &u, &v, &mut d).expect("rhs_u_jvp");
+        bike.jacobians(0.0, &x, &u, &mut a, &mut b)
+            .expect("jacobians");
+        let q = &x[..WhippleBicycle::NQ];
+        bike.point_positions(0.0, q, &mut p).expect("positions");
+        bike.frame_orientations(0.0, q, &mut r)
+            .expect("orientations");
+        bike.point_velocities(0.0, &x, &mut p).expect("velocities");
+        let _ = bike
+            .position("front_wheel.contact", 0.0, q)
+            .expect("position");
+    }
+    assert_eq!(allocations() - before, 0);
+}
