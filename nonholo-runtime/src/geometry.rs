@@ -136,6 +136,17 @@ pub trait Geometry: Model {
     /// [`Geometry::POINTS`] at `(t, state)`, the state `[q, z]` as in [`Model::rhs`].
     fn point_velocities(&self, t: f64, state: &[f64], out: &mut [[f64; 3]]) -> Result<(), Error>;
 
+    /// The index of the point called `name` in [`Geometry::POINTS`] (what a [`Shape`]
+    /// refers to it by); [`Error::UnknownName`] for a name not there.
+    fn point_index(name: &str) -> Result<usize, Error> {
+        index_of("points", Self::POINTS, name)
+    }
+
+    /// The index of the frame called `name` in [`Geometry::FRAMES`].
+    fn frame_index(name: &str) -> Result<usize, Error> {
+        index_of("frames", Self::FRAMES, name)
+    }
+
     /// The position of the point called `name` at `(t, q)`; [`Error::UnknownName`] for a
     /// name not in [`Geometry::POINTS`].
     fn position(&self, name: &str, t: f64, q: &[f64]) -> Result<[f64; 3], Error>;

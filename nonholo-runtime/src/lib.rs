@@ -63,12 +63,14 @@ pub mod scalar;
 #[cfg(feature = "diffsol")]
 mod simulate;
 pub mod trajectory;
+#[cfg(feature = "viz")]
+pub mod viz;
 
 pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
-pub use geometry::{Geometry, Shape};
+pub use geometry::{Geometry, Rgb, Shape};
 pub use linearize::{eigenvalues, linearize, Linearization, Linearize};
 pub use model::{check_velocities, Formulation, Model};
 /// The linear algebra of [`Linearization`] (its matrices are `nalgebra::DMatrix<f64>`).
