@@ -99,5 +99,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         e[n - 1] - e[0],
         work - (e[n - 1] - e[0])
     );
+    #[cfg(feature = "viz")]
+    {
+        let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots");
+        let dir = nonholo::viz::plots_dir(target)?;
+        let animation = nonholo::viz::Animation::default()
+            .title("differential-drive robot: straight, then a 1 m circle")
+            .trail("caster.contact", [200, 60, 60]);
+        tr.animate_html(&robot, dir.join("diff_drive_robot.html"), &animation)?;
+        tr.animate_gif(
+            &robot,
+            dir.join("diff_drive_robot.gif"),
+            &animation.size(480, 360),
+        )?;
+        println!("animation: {}", dir.join("diff_drive_robot.html").display());
+    }
     Ok(())
 }

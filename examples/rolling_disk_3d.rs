@@ -1,7 +1,8 @@
 //! A thin disk rolling on a plane, described with frames, a body and a rolling contact
 //! (`nonholo::models::RollingDisk3d`): upright rolling is stable above the critical speed
 //! `v^2 = g r / 3` and falls below it. Two runs, one on each side, each nudged by a small
-//! lean rate.
+//! lean rate. With `--features viz` each run is also written as an animation
+//! (`target/plots/rolling_disk_*.html`).
 use nonholo::models::RollingDisk3d;
 use nonholo::prelude::*;
 
@@ -32,6 +33,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{v:6.3} {fell:>10} {max_lean:12.5} {drift:14.2e} {:14.2e}",
             tr.max_constraint_residual(&disk)?
         );
+        // watch it (`--features viz`): one self-contained page per run
+        #[cfg(feature = "viz")]
+        {
+            let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots");
+            let page = nonholo::viz::plots_dir(target)?.join(format!("rolling_disk_{factor}.html"));
+            let animation = nonholo::viz::Animation::default()
+                .title(&format!("rolling disk at {factor} x the critical speed"))
+                .trail("disk.contact", [200, 60, 60]);
+            tr.animate_html(&disk, &page, &animation)?;
+            println!("       animation: {}", page.display());
+        }
     }
     Ok(())
 }

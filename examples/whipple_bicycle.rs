@@ -9,7 +9,10 @@
 //! `cargo run --release --features plot --example whipple_bicycle` also draws the
 //! eigenvalues against speed (real parts solid, imaginary parts dashed, as in Meijaard 2007,
 //! fig. 3) into `target/plots/whipple_eigenvalues.png` under the crate's folder, or into the
-//! folder named by the environment variable `NONHOLO_PLOTS`, and prints the file's path.
+//! folder named by the environment variable `NONHOLO_PLOTS`, and prints the file's path;
+//! with `--features viz` (the README's command: `--features plot,viz`) it also writes each
+//! ride as an animation, `whipple_ride.html` (open it in a browser), `whipple_ride.gif` and
+//! `whipple_fall.html`.
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
 use nonholo::Linearization;
@@ -113,7 +116,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "max |C|",
         "max |pitch c.|"
     );
-    for v in [5.0, 3.0] {
+    for (v, name) in [(5.0, "whipple_ride"), (3.0, "whipple_fall")] {
         let state = upright(&bike, v, 0.5)?;
         // DOP853 (order 8) for the tight tolerance; the samples come from its dense output
         let options = Options::default()
@@ -144,6 +147,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             tr.max_constraint_residual(&bike)?,
             tr.max_configuration_residual(&bike)?,
         );
+        // watch it: one self-contained page (orbit, zoom, play, scrub) and a GIF
+        #[cfg(feature = "viz")]
+        {
+            use nonholo::viz::Animation;
+            let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots");
+            let dir = nonholo::viz::plots_dir(target)?;
+            let animation = Animation::default()
+                .title(&format!("Whipple bicycle, {v} m/s, lean-rate kick"))
+                .trail("rear_wheel.contact", [200, 60, 60])
+                .trail("front_wheel.contact", [60, 60, 200]);
+            let page = dir.join(format!("{name}.html"));
+            tr.animate_html(&bike, &page, &animation)?;
+            println!("  animation: {}", page.display());
+            if name == "whipple_ride" {
+                let gif = dir.join(format!("{name}.gif"));
+                tr.animate_gif(&bike, &gif, &animation.size(480, 360).fps(15.0))?;
+                println!("  animation: {}", gif.display());
+            }
+        }
+        #[cfg(not(feature = "viz"))]
+        let _ = name;
     }
     Ok(())
 }

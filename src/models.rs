@@ -543,6 +543,12 @@ macro_rules! whipple_bicycle_model {
                 between fork, rear_frame: t_steer * S.z;
                 between rear_wheel, rear_frame: -t_rear * B.y;
             }
+            draw {
+                segment { from: R_o, to: S_a, color: gray };
+                segment { from: S_a, to: F_o, color: black };
+                segment { from: S_a, to: H_c, color: black };
+                hide fork;
+            }
             $($rest)*
         }
     };
@@ -616,6 +622,11 @@ crate::nonholonomic! {
     forces {
         between left, chassis: t_l * C.y;
         between right, chassis: t_r * C.y;
+    }
+    draw {
+        cuboid { center: G, half: C[0.2, 0.15, 0.04], color: gray };
+        segment { from: L_o, to: R_o, color: black };
+        hide chassis;
     }
     dependent { x, y, th, sw, phi_c }
 }

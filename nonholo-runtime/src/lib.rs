@@ -50,6 +50,8 @@ pub mod controller;
 #[cfg(feature = "parallel")]
 pub mod ensemble;
 pub mod error;
+#[cfg(feature = "std")]
+pub mod files;
 pub mod geometry;
 pub mod linalg;
 pub mod linearize;

@@ -22,23 +22,7 @@ use std::sync::OnceLock;
 
 mod eigenvalues;
 
-/// The folder an example or program writes its plots into: `$NONHOLO_PLOTS` when set and
-/// not empty, else `default` (e.g. `Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plots")`,
-/// never the working directory); created if missing.
-///
-/// ```
-/// let dir = nonholo_runtime::plot::plots_dir(std::env::temp_dir().join("nonholo_doc_plots"))?;
-/// assert!(dir.is_dir());
-/// # Ok::<(), nonholo_runtime::Error>(())
-/// ```
-pub fn plots_dir(default: impl AsRef<Path>) -> Result<std::path::PathBuf, Error> {
-    let dir = match std::env::var_os("NONHOLO_PLOTS") {
-        Some(d) if !d.is_empty() => std::path::PathBuf::from(d),
-        _ => default.as_ref().to_path_buf(),
-    };
-    std::fs::create_dir_all(&dir).map_err(plot_error)?;
-    Ok(dir)
-}
+pub use crate::files::plots_dir;
 pub use eigenvalues::{plot_eigenvalues_png, plot_eigenvalues_svg};
 
 /// DejaVu Sans 2.37 (see `assets/fonts/README.md` for its origin and license).

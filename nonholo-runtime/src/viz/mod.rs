@@ -60,6 +60,8 @@ use std::path::Path;
 use crate::geometry::Rgb;
 use crate::{Error, Geometry, Shape, Trajectory};
 
+pub use crate::files::plots_dir;
+
 mod camera;
 mod encode;
 mod html;
