@@ -3,6 +3,10 @@
 //!
 //! Group `geometry_<model>`, functions `point_positions`, `frame_orientations`,
 //! `point_velocities` (`target/criterion/geometry_<model>/<function>/new/estimates.json`).
+//!
+//! And the animations of a 10 s ride of the bicycle (1001 samples): group `animate`,
+//! `html_10s` (the page, written to a temporary file; its size is printed) and
+//! `gif_5s_20fps` (800 x 600).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{RollingDisk3d, WhippleBicycle};
@@ -71,12 +75,47 @@ fn benches(c: &mut Criterion) {
     );
 }
 
+fn animations(c: &mut Criterion) {
+    use nonholo::viz::Animation;
+    let bike = WhippleBicycle::default();
+    let mut x = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut x[..WhippleBicycle::NQ])
+        .unwrap();
+    x[WhippleBicycle::NQ] = 0.5;
+    x[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let options = Options::default().method(Method::Dop853).sample_every(0.01);
+    let ride = simulate(&bike, &x, 0.0..10.0, &options).unwrap();
+    let dir = std::env::temp_dir();
+    let (page, gif) = (
+        dir.join("nonholo_bench_ride.html"),
+        dir.join("nonholo_bench_ride.gif"),
+    );
+    let animation = Animation::default().trail("rear_wheel.contact", [200, 60, 60]);
+    let mut g = c.benchmark_group("animate");
+    g.sample_size(10);
+    g.bench_function("html_10s", |b| {
+        b.iter(|| ride.animate_html(&bike, &page, &animation).unwrap())
+    });
+    let five = animation.clone().span(0.0, 5.0).fps(20.0);
+    g.bench_function("gif_5s_20fps", |b| {
+        b.iter(|| ride.animate_gif(&bike, &gif, &five).unwrap())
+    });
+    g.finish();
+    let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "10 s bicycle ride ({} samples): page {} bytes, 5 s GIF {} bytes",
+        ride.len(),
+        size(&page),
+        size(&gif)
+    );
+}
+
 criterion_group! {
     name = geometry;
     config = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
-    targets = benches
+    targets = benches, animations
 }
 criterion_main!(geometry);

@@ -209,7 +209,13 @@ fn default_scene_from_the_model() {
         .iter()
         .filter(|s| matches!(s, Shape::Ellipsoid { .. }))
         .count();
-    assert_eq!(ellipsoids, 2); // rear frame and fork; the wheels are disks
+    // the rear frame's; the wheels are disks, the fork is hidden and drawn as segments
+    assert_eq!(ellipsoids, 1);
+    let segments = scene
+        .iter()
+        .filter(|s| matches!(s, Shape::Segment { .. }))
+        .count();
+    assert_eq!(segments, 3);
     assert!(scene
         .iter()
         .any(|s| matches!(s, Shape::Grid { up, .. } if *up == [0.0, 0.0, -1.0])));
