@@ -26,6 +26,16 @@
 //! assert_eq!(&d[..3], &[1.0, 0.0, 1.0]);
 //! ```
 //!
+//! # Control, geometry, animation
+//!
+//! `inputs { .. }` declares runtime inputs (torques, forces) used in `forces` and the
+//! potential: `rhs_u`, the exact Jacobians `jacobians` (df/dx, df/du), controllers in the
+//! simulation loop ([`simulate_controlled`], continuous or sampled at
+//! `Options::control_period`), and gains from [`control`] (`lqr`, `discretize`, `dlqr`).
+//! Models written with frames implement [`Geometry`] (where every point is, how every
+//! frame is turned, the default scene); with the feature `viz`,
+//! `Trajectory::animate_html` writes a self-contained 3D animation and `animate_gif` a GIF.
+//!
 //! # Other scalars, `no_std`
 //!
 //! The macro emits `SkateOf<S>` with `type Skate = SkateOf<f64>`; `rhs_generic`,
