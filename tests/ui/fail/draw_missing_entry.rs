@@ -11,12 +11,7 @@ nonholonomic! {
     particle bob { point: B, mass: m }
     gravity = -g * N.z;
     draw {
-        sphre { center: B, radius: 0.1 };
-        segment { from: O, to: O + l * P.x };
-        sphere { center: B, radius: 0.1, color: purpel };
-        sphere { center: B, radius: 0.1, color: rgb(300, 0, 0) };
-        cylinder { center: B, radius: 0.1 };
-        hide rod;
+        cylinder { center: B, axis: P.y, radius: 0.1 };
     }
 }
 
