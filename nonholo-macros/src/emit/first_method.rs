@@ -2,9 +2,8 @@
 //! with G's independent blocks solved apart (1x1 by division, 2x2 in closed form,
 //! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
 
-use super::code::{
-    bind_array, ident_for, input_prologue, lit_usize, singular_mass_matrix, Bindings, Layout, Num,
-};
+use super::bindings::input_prologue;
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
 use super::ldlt;
 use super::{state_bindings, Hooks};
 use crate::check::Checked;

@@ -4,6 +4,7 @@
 //! Generated code uses absolute paths (`::nonholo::...`) and never allocates on success.
 //! No algebra happens here.
 
+mod bindings;
 pub mod code;
 mod configuration;
 pub mod equations;
@@ -17,7 +18,8 @@ mod structs;
 use crate::check::Checked;
 use crate::mechanics::{Equations, Layout as StateLayout};
 use crate::model::{Formulation, Lowered};
-use code::{block, ident_for, input_prologue, lit_usize, param_bindings, Bindings, Num};
+use bindings::{input_prologue, param_bindings};
+use code::{block, ident_for, lit_usize, Bindings, Num};
 use configuration::ConfigItems;
 use proc_macro2::TokenStream;
 use quote::quote;

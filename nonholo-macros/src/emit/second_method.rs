@@ -2,9 +2,8 @@
 //! run time from A, L, C_qd and the drift (`__private::multipliers`), plus the inherent
 //! `multipliers` and `reaction_forces`.
 
-use super::code::{
-    bind_array, ident_for, input_prologue, lit_usize, singular_mass_matrix, Bindings, Layout, Num,
-};
+use super::bindings::input_prologue;
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::multipliers::SecondMethod;
