@@ -630,3 +630,6 @@ crate::nonholonomic! {
     }
     dependent { x, y, th, sw, phi_c }
 }
+
+mod mobile_manipulator;
+pub use mobile_manipulator::MobileManipulator;

@@ -90,6 +90,36 @@ four_ways!(@model assigned_spin_model, SpinGa, SpinBh, SpinVo, SpinMu,
     } },
     { dependent { x_c, y_c } });
 
+// A spatial chain: a rolling disk with two links hanging from its centre, each turned
+// about two axes (the body-wise Lagrange terms of `bench/spatial`'s family).
+four_ways!(ChainGa, ChainBh, ChainVo, ChainMu, {
+    parameters { m = 1.0, r = 0.5, g = 9.81, ml = 0.2, l = 0.3 }
+    coordinates { x, y, yaw, lean, spin, a1, b1, a2, b2 }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw).rotate(x, lean);
+    frame D = L.rotate(y, spin);
+    point P = O + N[x, y, 0.0];
+    point C = P + r * L.z;
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+    frame K1 = L.rotate(x, a1).rotate(y, b1);
+    point G1 = C - 0.5 * l * K1.z;
+    point J1 = C - l * K1.z;
+    body link1 { frame: K1, center: G1, mass: ml,
+                 inertia: inertia(K1, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    frame K2 = K1.rotate(x, a2).rotate(y, b2);
+    point G2 = J1 - 0.5 * l * K2.z;
+    body link2 { frame: K2, center: G2, mass: ml,
+                 inertia: inertia(K2, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P }
+}, { speeds {
+    w_yaw = dot(yaw); w_lean = dot(lean); w_spin = dot(spin);
+    w_a1 = dot(a1); w_b1 = dot(b1); w_a2 = dot(a2); w_b2 = dot(b2);
+} }, { dependent { x, y } });
+
 /// Benenti 9.4 (nonlinear): Boltzmann–Hamel does not apply.
 mod parallel {
     nonholo::parallel_points_model! {
@@ -236,6 +266,21 @@ fn every_system_every_formulation() {
         SpinMu,
         [0.0, 0.0, 0.0, 0.02, 0.0],
         [v0, 0.0, 0.1, 0.0, 0.2],
+        1.0
+    );
+    let q0 = [0.0, 0.0, 0.2, 0.1, 0.0, 0.3, -0.2, 0.1, 0.4];
+    let mut qd0 = [0.0; 9];
+    ChainGa::default()
+        .qdot(0.0, &q0, &[0.3, 0.1, 3.0, 0.5, -0.4, 0.2, 0.6], &mut qd0)
+        .expect("velocities");
+    check_row!(
+        "spatial chain, 2 links",
+        ChainGa,
+        ChainBh,
+        ChainVo,
+        ChainMu,
+        q0,
+        qd0,
         1.0
     );
     // 9.4: nonlinear, no Boltzmann–Hamel.

@@ -244,7 +244,11 @@ fn the_viewer_renders_in_chromium_paused_at_the_requested_times() {
         "follow=false | follow after reset=true | speeds=0.25\u{d7},0.5\u{d7},1\u{d7},2\u{d7},4\u{d7}"
     );
     // the slider moved the time to 3.25 s
-    assert!(dom.contains("<span id=\"time\">3.25 s / 4.00 s</span>"));
+    assert!(
+        dom.contains("<span id=\"time\">3.25 s / 4.00 s</span>"),
+        "{}",
+        dom.split("id=\"time\"").nth(1).unwrap_or("").chars().take(80).collect::<String>()
+    );
     let _ = std::fs::remove_dir_all(&work);
 }
 

@@ -34,6 +34,8 @@ mod fuzz_tests;
 #[cfg(test)]
 mod scale_tests;
 #[cfg(test)]
+mod spatial_tests;
+#[cfg(test)]
 mod test_models;
 #[cfg(test)]
 mod test_rng;

@@ -166,8 +166,14 @@ pub struct Lowered {
     pub formulation: Formulation,
     /// T(q, dot(q), t).
     pub kinetic: Id,
+    /// The part of T not in `rigid`: what the user wrote as `kinetic_energy`.
+    pub kinetic_rest: Id,
+    /// The bodies and particles, body by body (their T is in `kinetic` too).
+    pub rigid: Vec<crate::kinematics::bodies::RigidTerm>,
     /// V(q, t).
     pub potential: Id,
+    /// The part of V not from `gravity` on the bodies (in `rigid`).
+    pub potential_rest: Id,
     /// Extra generalized forces F_i(q, dot(q), t), one per coordinate.
     pub forces: Vec<Id>,
     /// `lhs - rhs` of each constraint, in q, dot(q), t.

@@ -1,11 +1,15 @@
-//! The library's model texts (`src/models.rs`), for tests of the pipeline on real models.
+//! The library's model texts (`src/models.rs`, `src/models/`), for tests of the pipeline on real models.
 
-const MODELS: &str = include_str!("../../src/models.rs");
+const MODELS: &str = concat!(
+    include_str!("../../src/models.rs"),
+    include_str!("../../src/models/mobile_manipulator.rs")
+);
 
 /// The names of the library's models, in file order.
 pub fn library_names() -> Vec<String> {
     MODELS
         .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
         .filter_map(|l| l.trim().strip_prefix("pub struct "))
         .filter_map(|rest| rest.strip_suffix(';'))
         .filter(|n| !n.contains('$'))
@@ -32,7 +36,7 @@ pub fn library_model(name: &str) -> String {
         .expect("model");
     let open = MODELS[..start].rfind("! {").unwrap();
     let line_start = MODELS[..open].rfind('\n').map_or(0, |i| i + 1);
-    let invoked = &MODELS[line_start..open];
+    let invoked = MODELS[line_start..open].trim_start_matches("crate::");
     let body_start = open + 3;
     let body_end = body_start + MODELS[body_start..].find("\n}\n").unwrap();
     let body = &MODELS[body_start..body_end];

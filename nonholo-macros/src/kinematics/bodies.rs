@@ -16,32 +16,83 @@ pub struct MassBody {
     pub center: Vector,
     /// The centre's velocity relative to the root.
     pub velocity: Vector,
+    /// The same built link by link ([`Kin::point_velocity_recursive`]).
+    pub velocity_recursive: Vector,
     pub mass: Id,
     /// Frame of the components and (ixx, iyy, izz, ixy, iyz, izx).
     pub inertia: Option<(usize, [Id; 6])>,
 }
 
-/// The sum of squares of `v`, resolved in its cheapest frame, components as atoms.
-fn squared(kin: &Kin, g: &mut Graph, v: &Vector, name: &str) -> Id {
+/// A body's part of T as the recursive algorithms keep it: its centre's velocity and its angular velocity as named components, each
+/// in the frame it is cheapest in, with the angular velocities of those frames for the
+/// transport terms of the accelerations. `mechanics::rigid` assembles A, h and the momenta
+/// from these per body (Kane's `sum_b J_b^T M_b J_b`), never differentiating T.
+pub struct RigidTerm {
+    pub mass: Id,
+    /// The centre's velocity resolved in a frame F (atoms, affine in dot(q)).
+    pub velocity: [Id; 3],
+    /// omega_F resolved in F (zeros when F does not turn).
+    pub omega_velocity: [Id; 3],
+    /// The uniform field `gravity` resolved in F (zeros without one): its generalized
+    /// force `m g . d v / d dot(q)` replaces `dV/dq`.
+    pub gravity: [Id; 3],
+    /// The body's angular velocity in the frame K of its inertia, omega_K in K, and the
+    /// inertia in K as a symmetric matrix.
+    pub spin: Option<Spin>,
+}
+
+/// The rotational part of a [`RigidTerm`].
+pub struct Spin {
+    pub omega: [Id; 3],
+    pub omega_frame: [Id; 3],
+    pub inertia: [[Id; 3]; 3],
+}
+
+/// The components of `v` in its cheapest frame, as atoms, and that frame.
+fn resolved(kin: &Kin, g: &mut Graph, v: &Vector, name: &str) -> Option<(usize, [Id; 3])> {
     let frames: Vec<usize> = v.frames().collect();
     if frames.is_empty() {
-        return g.zero();
+        return None;
     }
     let x = kin.tree.cheapest(&frames, &frames);
     let c = kin.tree.express(g, v, x);
-    let c = kin.atoms(g, name, c);
-    let sq: Vec<Id> = c.iter().map(|x| g.powi(*x, 2)).collect();
-    g.add_all(&sq)
+    Some((x, kin.atoms(g, name, c)))
 }
 
-/// T of the bodies and particles.
-pub fn kinetic_energy(kin: &Kin, g: &mut Graph, bodies: &[MassBody]) -> Id {
+/// T of the bodies and particles, and the same bodies as [`RigidTerm`]s (on the same atoms).
+pub fn kinetic_energy(
+    kin: &mut Kin,
+    g: &mut Graph,
+    bodies: &[MassBody],
+    gravity: Option<&Vector>,
+) -> (Id, Vec<RigidTerm>) {
     let half = g.num(Number::rat(1, 2));
+    let z = g.zero();
     let mut parts = Vec::new();
+    let mut rigid = Vec::with_capacity(bodies.len());
     for b in bodies {
-        let vv = squared(kin, g, &b.velocity, &format!("v_{}", b.name));
-        let mv = g.mul_all(&[half, b.mass, vv]);
-        parts.push(mv);
+        if let Some((_, c)) = resolved(kin, g, &b.velocity, &format!("v_{}", b.name)) {
+            let sq: Vec<Id> = c.iter().map(|x| g.powi(*x, 2)).collect();
+            let vv = g.add_all(&sq);
+            parts.push(g.mul_all(&[half, b.mass, vv]));
+        }
+        let (velocity, omega_velocity, field) =
+            match resolved(kin, g, &b.velocity_recursive, &format!("v_{}", b.name)) {
+                Some((f, c)) => {
+                    let w = if kin.constant_chain(f) {
+                        [z, z, z]
+                    } else {
+                        kin.omega_in(g, f)
+                    };
+                    let field = gravity.map_or([z, z, z], |gv| {
+                        let e = kin.tree.express(g, gv, f);
+                        kin.atoms(g, &format!("gravity[{}]", kin.names[f]), e)
+                    });
+                    (c, w, field)
+                }
+                None => ([z, z, z], [z, z, z], [z, z, z]),
+            };
+        let mut spin = None;
         if let (Some(frame), Some((k, i))) = (b.frame, &b.inertia) {
             let w = kin.omega(frame);
             let w = kin.tree.express(g, &w, *k);
@@ -57,9 +108,26 @@ pub fn kinetic_energy(kin: &Kin, g: &mut Graph, bodies: &[MassBody]) -> Id {
                 }
             }
             parts.push(g.add_all(&quad));
+            let omega_frame = if kin.constant_chain(*k) {
+                [z, z, z]
+            } else {
+                kin.omega_in(g, *k)
+            };
+            spin = Some(Spin {
+                omega: w,
+                omega_frame,
+                inertia: m,
+            });
         }
+        rigid.push(RigidTerm {
+            mass: b.mass,
+            velocity,
+            omega_velocity,
+            gravity: field,
+            spin,
+        });
     }
-    g.add_all(&parts)
+    (g.add_all(&parts), rigid)
 }
 
 /// `V = -sum m g . r_G` for a uniform field `gravity`.

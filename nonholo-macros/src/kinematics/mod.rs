@@ -63,7 +63,10 @@ pub struct Kin {
     /// Whether each frame's angle is constant (parameters only).
     pub constant: Vec<bool>,
     pub points: HashMap<String, Vector>,
+    /// The point each point is written from (`P = Q + ..`), when there is one.
+    pub bases: HashMap<String, String>,
     velocities: HashMap<String, Vector>,
+    recursive: HashMap<String, Vector>,
 }
 
 impl Kin {
@@ -107,7 +110,9 @@ impl Kin {
             omega_in: HashMap::default(),
             constant,
             points: HashMap::default(),
+            bases: HashMap::default(),
             velocities: HashMap::default(),
+            recursive: HashMap::default(),
         }
     }
 
@@ -179,11 +184,12 @@ impl Kin {
     }
 
     /// Whether F does not turn relative to the root.
-    fn constant_chain(&self, f: usize) -> bool {
+    pub fn constant_chain(&self, f: usize) -> bool {
         self.tree.path_to_root(f).iter().all(|x| self.constant[*x])
     }
 
-    /// `velocity(P)` of a declared point, cached, components as atoms.
+    /// `velocity(P)` of a declared point, cached, components as atoms: the transport
+    /// theorem on its position, one term per frame.
     pub fn point_velocity(&mut self, g: &mut Graph, name: &str, clock: &Clock) -> Vector {
         if let Some(v) = self.velocities.get(name) {
             return v.clone();
@@ -196,6 +202,40 @@ impl Kin {
             named = named.add(g, &Vector::in_frame(*f, c));
         }
         self.velocities.insert(name.to_string(), named.clone());
+        named
+    }
+
+    /// `velocity(P)` built on its base point's (`P = Q + c`: `v_Q + d/dt c`), resolved in
+    /// one frame as atoms, cached. Along a chain of links each point then costs one
+    /// rotation from the one before (the recursion of Featherstone's algorithms) instead of
+    /// one per link above it, and so does each partial velocity `d v_P / d dot(q)`. Equal
+    /// to [`Kin::point_velocity`]; the body-wise Lagrange terms use it (T keeps the open
+    /// form, whose squares meet `sin^2 + cos^2 = 1`).
+    pub fn point_velocity_recursive(&mut self, g: &mut Graph, name: &str, clock: &Clock) -> Vector {
+        if let Some(v) = self.recursive.get(name) {
+            return v.clone();
+        }
+        let v = match self.bases.get(name).cloned() {
+            Some(base) => {
+                let vb = self.point_velocity_recursive(g, &base, clock);
+                let r = self.points.get(name).cloned().unwrap_or_default();
+                let rb = self.points.get(&base).cloned().unwrap_or_default();
+                let offset = r.sub(g, &rb);
+                let vo = self.velocity_of(g, &offset, clock);
+                vb.add(g, &vo)
+            }
+            None => self.point_velocity(g, name, clock),
+        };
+        let frames: Vec<usize> = v.frames().collect();
+        let named = if frames.is_empty() {
+            Vector::zero()
+        } else {
+            let x = self.tree.cheapest_deepest(&frames, &frames);
+            let c = self.tree.express(g, &v, x);
+            let c = self.atoms(g, &format!("v_{name}[{}]", self.names[x]), c);
+            Vector::in_frame(x, c)
+        };
+        self.recursive.insert(name.to_string(), named.clone());
         named
     }
 }

@@ -109,6 +109,19 @@ impl Tree {
         best.1
     }
 
+    /// [`Tree::cheapest`], ties to the deepest frame (down a chain, the next link's).
+    pub fn cheapest_deepest(&self, candidates: &[usize], frames: &[usize]) -> usize {
+        let mut best = (usize::MAX, 0, 0);
+        for &c in candidates {
+            let cost: usize = frames.iter().map(|f| self.distance(*f, c)).sum();
+            let depth = self.joints[c].depth;
+            if cost < best.0 || (cost == best.0 && depth > best.1) {
+                best = (cost, depth, c);
+            }
+        }
+        best.2
+    }
+
     /// Components of `c` (in child `f`) in `f`'s parent: `R_k(theta) c`.
     fn up(&self, g: &mut Graph, f: usize, c: [Id; 3]) -> [Id; 3] {
         let j = &self.joints[f];

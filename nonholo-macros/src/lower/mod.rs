@@ -163,9 +163,13 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         m.constraints.iter().map(|c| c.span).collect();
     let mut configuration = Configuration::default();
     let mut geometry = None;
+    let kinetic_rest = kinetic;
+    let potential_rest = potential;
+    let mut rigid = Vec::new();
     if let Some(k) = three {
         geometry = k.geometry;
         kinetic = lw.g.add(kinetic, k.kinetic);
+        rigid = k.rigid;
         potential = lw.g.add(potential, k.potential);
         for (f, q) in forces.iter_mut().zip(k.forces) {
             *f = lw.g.add(*f, q);
@@ -212,6 +216,9 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         },
         formulation: m.formulation,
         kinetic,
+        kinetic_rest,
+        potential_rest,
+        rigid,
         potential,
         forces,
         constraints,
@@ -225,6 +232,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
 /// What the 3D items lower to.
 struct ThreeD {
     kinetic: Id,
+    rigid: Vec<crate::kinematics::bodies::RigidTerm>,
     potential: Id,
     forces: Vec<Id>,
     rows: Vec<(Id, String, proc_macro2::Span)>,
@@ -417,6 +425,17 @@ impl Lowerer<'_> {
             Some(kin) => kin.velocity_of(&mut self.g, &r, &self.clock),
             None => Vector::zero(),
         }
+    }
+
+    /// [`Self::velocity`] built on base points (`Kin::point_velocity_recursive`).
+    fn velocity_recursive(&mut self, p: &Expr) -> Vector {
+        if let Expr::Ident(id) = p {
+            let name = id.to_string();
+            if let Some(kin) = self.kin.as_mut().filter(|k| k.points.contains_key(&name)) {
+                return kin.point_velocity_recursive(&mut self.g, &name, &self.clock);
+            }
+        }
+        self.velocity(p)
     }
 
     /// The frame a name stands for (a frame, or a body's frame).

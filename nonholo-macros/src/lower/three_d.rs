@@ -33,6 +33,14 @@ impl Lowerer<'_> {
                 None => Vector::zero(),
             };
             if let Some(kin) = self.kin.as_mut() {
+                // `P = Q + ..`: P's velocity is built on Q's (see `Kin::point_velocity`)
+                let base = def
+                    .as_ref()
+                    .and_then(base_point)
+                    .filter(|b| kin.points.contains_key(b));
+                if let Some(b) = base {
+                    kin.bases.insert(name.clone(), b);
+                }
                 kin.points.insert(name.clone(), r);
             }
         }
@@ -67,6 +75,7 @@ impl Lowerer<'_> {
                 frame: Some(b.frame),
                 center,
                 velocity: self.velocity(&b.center),
+                velocity_recursive: self.velocity_recursive(&b.center),
                 mass,
                 inertia,
             });
@@ -79,6 +88,7 @@ impl Lowerer<'_> {
                 frame: None,
                 center,
                 velocity: self.velocity(&p.point),
+                velocity_recursive: self.velocity_recursive(&p.point),
                 mass,
                 inertia: None,
             });
@@ -188,6 +198,7 @@ impl Lowerer<'_> {
         let Some(kin) = self.kin.as_mut() else {
             return ThreeD {
                 kinetic: zero,
+                rigid: Vec::new(),
                 potential: zero,
                 forces: vec![zero; self.clock.q.len()],
                 rows: vec![],
@@ -195,7 +206,7 @@ impl Lowerer<'_> {
                 geometry: None,
             };
         };
-        let kinetic = bodies::kinetic_energy(kin, g, &masses);
+        let (kinetic, rigid) = bodies::kinetic_energy(kin, g, &masses, gravity.as_ref());
         let potential = match &gravity {
             Some(gv) => bodies::potential_energy(kin, g, gv, &masses),
             None => zero,
@@ -282,12 +293,27 @@ impl Lowerer<'_> {
         );
         ThreeD {
             kinetic,
+            rigid,
             potential,
             forces,
             rows,
             configuration,
             geometry: Some(geometry),
         }
+    }
+}
+
+/// The point a position is written from: the leftmost operand of its sums (`Q` in
+/// `Q - a * K.z + b * K.x`).
+fn base_point(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Ident(id) => Some(id.to_string()),
+        Expr::Bin {
+            op: crate::dsl::ast::BinOp::Add | crate::dsl::ast::BinOp::Sub,
+            lhs,
+            ..
+        } => base_point(lhs),
+        _ => None,
     }
 }
 

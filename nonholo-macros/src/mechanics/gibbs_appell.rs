@@ -83,8 +83,9 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
         .map(|f| if probably_zero(g, f) { zero } else { f })
         .collect();
     // the momentum forms need speeds linear in the velocities: psi_z free of z
-    let linear =
-        (0..psi_z.r).all(|i| (0..psi_z.c).all(|a| !g.depends_on_any(psi_z.at(i, a), &s.z)));
+    // (body-wise Lagrange terms keep T undifferentiated: the momentum forms would not)
+    let linear = lt.route != super::lagrangian::Route::BodyWise
+        && (0..psi_z.r).all(|i| (0..psi_z.c).all(|a| !g.depends_on_any(psi_z.at(i, a), &s.z)));
     let mut momenta_psi = MomentaAtPsi::new(&lt.momenta, &s.qd, &psi_atoms);
     let directions = momentum_directions(
         g,

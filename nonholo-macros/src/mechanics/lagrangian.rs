@@ -19,15 +19,121 @@ pub struct LagrangeTerms {
     /// Energy `sum_i qd_i p_i - T + V` (the Legendre transform of L, Talamucci eq. 18's
     /// conserved quantity when nothing depends on t), in q, qd, t.
     pub energy: Id,
+    /// How the bodies' share was derived.
+    pub route: Route,
 }
 
+/// Which way the bodies' terms were derived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Differentiating T (one expression for the whole model).
+    Expression,
+    /// Body by body ([`super::rigid`]).
+    BodyWise,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// A route forced for the tests of this thread.
+    pub static TEST_ROUTE: std::cell::Cell<Option<Route>> = const { std::cell::Cell::new(None) };
+}
+
+/// Up to this many coordinates both routes are derived and the smaller kept; above it a
+/// model with bodies goes body by body (differentiating a large chain's T is what swells).
+const BOTH_ROUTES_UP_TO: usize = 14;
+
 /// Derive the Lagrange terms; reports (and returns `None`) when a third derivative of T
-/// in the velocities does not vanish (T is not quadratic in `dot(q)`).
+/// in the velocities does not vanish (T is not quadratic in `dot(q)`). A model with
+/// bodies gets its bodies' share body by body ([`super::rigid`]) when that is smaller (by
+/// [`crate::sym::Graph::ops_outside`] of A and h) or the model is large.
 pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
+    #[cfg(test)]
+    let forced = TEST_ROUTE.with(|r| r.get());
+    #[cfg(not(test))]
+    let forced: Option<Route> = None;
+    let n = low.syms.q.len();
+    let body_wise = !low.rigid.is_empty() && forced != Some(Route::Expression);
+    let expression = low.rigid.is_empty()
+        || forced == Some(Route::Expression)
+        || (forced.is_none() && n <= BOTH_ROUTES_UP_TO);
+    let by_t = if expression {
+        Some(differentiated(low, (low.kinetic, low.potential), cx)?)
+    } else {
+        None
+    };
+    let by_body = if body_wise {
+        let mut rest = differentiated(low, (low.kinetic_rest, low.potential_rest), cx)?;
+        let s = &low.syms;
+        let r = super::rigid::lagrange_terms(&mut low.graph, (&s.q, &s.qd, s.t), &low.rigid);
+        let g = &mut low.graph;
+        for i in 0..n {
+            rest.momenta[i] = g.add(rest.momenta[i], r.momenta[i]);
+            rest.h[i] = g.add(rest.h[i], r.h[i]);
+            for j in 0..n {
+                rest.mass_matrix_a[i][j] = g.add(rest.mass_matrix_a[i][j], r.mass_matrix_a[i][j]);
+            }
+        }
+        Some(rest)
+    } else {
+        None
+    };
+    let cost = |g: &crate::sym::Graph, t: &Differentiated| {
+        let roots: Vec<Id> = t
+            .mass_matrix_a
+            .iter()
+            .flatten()
+            .chain(&t.h)
+            .copied()
+            .collect();
+        g.ops_outside(&roots, &Default::default())
+    };
+    let (route, d) = match (by_t, by_body) {
+        (Some(a), Some(b)) => {
+            if cost(&low.graph, &b) < cost(&low.graph, &a) {
+                (Route::BodyWise, b)
+            } else {
+                (Route::Expression, a)
+            }
+        }
+        (Some(a), None) => (Route::Expression, a),
+        (None, Some(b)) => (Route::BodyWise, b),
+        (None, None) => return None,
+    };
+    let g = &mut low.graph;
+    let s = &low.syms;
+    let mut parts = Vec::with_capacity(n + 2);
+    for i in 0..n {
+        let qd = g.sym(s.qd[i]);
+        parts.push(g.mul(qd, d.momenta[i]));
+    }
+    parts.push(g.neg(low.kinetic));
+    parts.push(low.potential);
+    let energy = g.add_all(&parts);
+    Some(LagrangeTerms {
+        momenta: d.momenta,
+        mass_matrix_a: d.mass_matrix_a,
+        h: d.h,
+        energy,
+        route,
+    })
+}
+
+/// Momenta, A and h (with dV/dq) of `kinetic` and `potential` by differentiation.
+struct Differentiated {
+    momenta: Vec<Id>,
+    mass_matrix_a: Vec<Vec<Id>>,
+    h: Vec<Id>,
+}
+
+fn differentiated(
+    low: &mut Lowered,
+    (kinetic, potential): (Id, Id),
+    cx: &Ctxt,
+) -> Option<Differentiated> {
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
-    let momenta: Vec<Id> = (0..n).map(|i| g.diff(low.kinetic, s.qd[i])).collect();
+    let momenta: Vec<Id> = (0..n).map(|i| g.diff(kinetic, s.qd[i])).collect();
     let mut a = vec![Vec::with_capacity(n); n];
     for i in 0..n {
         for j in 0..n {
@@ -67,23 +173,14 @@ pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
             parts.push(g.mul(dp, qdj));
         }
         parts.push(g.diff(momenta[i], s.t));
-        let dt = g.diff(low.kinetic, s.q[i]);
+        let dt = g.diff(kinetic, s.q[i]);
         parts.push(g.neg(dt));
-        parts.push(g.diff(low.potential, s.q[i]));
+        parts.push(g.diff(potential, s.q[i]));
         h.push(g.add_all(&parts));
     }
-    let mut parts = Vec::with_capacity(n + 2);
-    for i in 0..n {
-        let qd = g.sym(s.qd[i]);
-        parts.push(g.mul(qd, momenta[i]));
-    }
-    parts.push(g.neg(low.kinetic));
-    parts.push(low.potential);
-    let energy = g.add_all(&parts);
-    Some(LagrangeTerms {
+    Some(Differentiated {
         momenta,
         mass_matrix_a: a,
         h,
-        energy,
     })
 }

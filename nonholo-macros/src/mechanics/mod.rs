@@ -33,6 +33,7 @@ pub mod gibbs_appell;
 pub mod lagrangian;
 pub mod multipliers;
 pub mod power;
+pub mod rigid;
 pub mod text;
 pub mod velocities;
 pub mod voronec;

@@ -1,0 +1,185 @@
+//! Spatial multibody systems, derived body by body (Kane's form of Lagrange's equations,
+//! `mechanics::rigid` in the macro): the spatial chain of `bench/spatial` (a rolling disk
+//! with links hanging from its centre, each turned about two axes) against SymPy's
+//! `KanesMethod` (`bench/python/bench_spatial_sympy.py`, `spatial_results.json`), its
+//! energy along a run, and the mobile manipulator at rest, held and driven.
+
+use nonholo::models::MobileManipulator;
+use nonholo::prelude::*;
+
+nonholonomic! {
+    /// The spatial chain of `bench/spatial` with 2 links.
+    pub struct Chain2;
+    parameters { m = 1.0, r = 0.5, g = 9.81, ml = 0.2, l = 0.3 }
+    coordinates { x, y, yaw, lean, spin, a1, b1, a2, b2 }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw).rotate(x, lean);
+    frame D = L.rotate(y, spin);
+    point P = O + N[x, y, 0.0];
+    point C = P + r * L.z;
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+    frame K1 = L.rotate(x, a1).rotate(y, b1);
+    point G1 = C - 0.5 * l * K1.z;
+    point J1 = C - l * K1.z;
+    body link1 { frame: K1, center: G1, mass: ml,
+                 inertia: inertia(K1, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    frame K2 = K1.rotate(x, a2).rotate(y, b2);
+    point G2 = J1 - 0.5 * l * K2.z;
+    point J2 = J1 - l * K2.z;
+    body link2 { frame: K2, center: G2, mass: ml,
+                 inertia: inertia(K2, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P }
+    dependent { x, y }
+}
+
+nonholonomic! {
+    /// The spatial chain of `bench/spatial` with 3 links.
+    pub struct Chain3;
+    parameters { m = 1.0, r = 0.5, g = 9.81, ml = 0.2, l = 0.3 }
+    coordinates { x, y, yaw, lean, spin, a1, b1, a2, b2, a3, b3 }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw).rotate(x, lean);
+    frame D = L.rotate(y, spin);
+    point P = O + N[x, y, 0.0];
+    point C = P + r * L.z;
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+    frame K1 = L.rotate(x, a1).rotate(y, b1);
+    point G1 = C - 0.5 * l * K1.z;
+    point J1 = C - l * K1.z;
+    body link1 { frame: K1, center: G1, mass: ml,
+                 inertia: inertia(K1, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    frame K2 = K1.rotate(x, a2).rotate(y, b2);
+    point G2 = J1 - 0.5 * l * K2.z;
+    point J2 = J1 - l * K2.z;
+    body link2 { frame: K2, center: G2, mass: ml,
+                 inertia: inertia(K2, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    frame K3 = K2.rotate(x, a3).rotate(y, b3);
+    point G3 = J2 - 0.5 * l * K3.z;
+    point J3 = J2 - l * K3.z;
+    body link3 { frame: K3, center: G3, mass: ml,
+                 inertia: inertia(K3, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P }
+    dependent { x, y }
+}
+
+/// `d state / dt` at `s[k] = 0.1 + 0.05 k` from SymPy's `KanesMethod` (N = 2, 3).
+const SYMPY_2: [f64; 16] = [
+    0.31852163779840353,
+    0.06456753250839489,
+    0.55,
+    0.6,
+    0.65,
+    0.7000000000000001,
+    0.75,
+    0.8,
+    0.85,
+    -0.8006053046788051,
+    3.434138075177785,
+    -1.3251966428028896,
+    -10.324439525739942,
+    -4.639793587854429,
+    -19.51437330831706,
+    -24.007852875174713,
+];
+const SYMPY_3: [f64; 20] = [
+    0.36752496669046564,
+    0.07450099904814796,
+    0.65,
+    0.7000000000000001,
+    0.75,
+    0.8,
+    0.85,
+    0.9,
+    0.9500000000000001,
+    1.0,
+    1.05,
+    -1.0785839692375265,
+    3.3095691508934797,
+    -1.7755142895292957,
+    -4.199882061224989,
+    0.46612274420232397,
+    -14.246829326301185,
+    -16.701160706422968,
+    -4.982772770169854,
+    -7.310342187682716,
+];
+
+fn against_sympy<M: Model>(m: &M, expected: &[f64]) {
+    let s: Vec<f64> = (0..M::DIM).map(|k| 0.1 + 0.05 * k as f64).collect();
+    let mut d = vec![0.0; M::DIM];
+    m.rhs(0.0, &s, &mut d).expect("rhs");
+    let scale = expected.iter().fold(1.0f64, |a, x| a.max(x.abs()));
+    for (k, (a, b)) in d.iter().zip(expected).enumerate() {
+        assert!(
+            (a - b).abs() <= 1e-12 * scale,
+            "component {k}: {a} against SymPy's {b}"
+        );
+    }
+}
+
+#[test]
+fn spatial_chains_match_sympy_kanes_method() {
+    against_sympy(&Chain2::default(), &SYMPY_2);
+    against_sympy(&Chain3::default(), &SYMPY_3);
+}
+
+/// A conservative system: the energy stays put along a tight DOP853 run.
+#[test]
+fn spatial_chain_conserves_energy() {
+    let m = Chain3::default();
+    let s0: Vec<f64> = (0..Chain3::DIM).map(|k| 0.1 + 0.05 * k as f64).collect();
+    let opts = Options::default()
+        .method(Method::Dop853)
+        .rtol(1e-12)
+        .atol(1e-12)
+        .sample_every(0.1);
+    let tr = simulate(&m, &s0, 0.0..2.0, &opts).expect("simulation");
+    let e = tr.energy(&m).expect("energy");
+    let drift = e.iter().map(|x| (x - e[0]).abs()).fold(0.0, f64::max) / e[0].abs();
+    assert!(drift < 1e-9, "relative energy drift {drift:e}");
+    let worst = tr
+        .constraint_residuals(&m)
+        .expect("residuals")
+        .iter()
+        .flatten()
+        .fold(0.0f64, |a, x| a.max(x.abs()));
+    assert!(worst < 1e-9, "constraint residual {worst:e}");
+}
+
+/// The mobile manipulator: at rest with the arm upright nothing moves; with the arm bent,
+/// unpowered, it falls while the base rolls, and its energy with zero inputs is conserved.
+#[test]
+fn mobile_manipulator_energy_and_rest() {
+    let m = MobileManipulator::default();
+    let mut d = MobileManipulator::ZERO_STATE;
+    m.rhs(0.0, &MobileManipulator::ZERO_STATE, &mut d)
+        .expect("rhs");
+    assert!(d.iter().all(|x| x.abs() < 1e-12), "{d:?}");
+    let mut s0 = MobileManipulator::ZERO_STATE;
+    s0[8] = 0.4; // shoulder q2
+    s0[9] = 0.6; // elbow q3
+    s0[13] = 2.0; // dot(phi_l)
+    s0[14] = 2.5; // dot(phi_r)
+    let opts = Options::default()
+        .method(Method::Dop853)
+        .rtol(1e-11)
+        .atol(1e-11)
+        .sample_every(0.05);
+    let tr = simulate(&m, &s0, 0.0..1.0, &opts).expect("simulation");
+    let e = tr.energy(&m).expect("energy");
+    let drift = e.iter().map(|x| (x - e[0]).abs()).fold(0.0, f64::max) / e[0].abs();
+    assert!(drift < 1e-8, "relative energy drift {drift:e}");
+    let (_, end) = tr.last().expect("states");
+    let nq = MobileManipulator::NQ;
+    let z0 = m.position("E", 0.0, &s0[..nq]).expect("E")[2];
+    let z1 = m.position("E", 1.0, &end[..nq]).expect("E")[2];
+    assert!(z1 < z0 - 0.2, "the unpowered arm falls: its end from {z0} to {z1} m high");
+}
