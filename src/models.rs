@@ -1,5 +1,5 @@
-//! The worked systems of the papers, the Whipple bicycle and a differential-drive robot,
-//! as ready-made models.
+//! The worked systems of the papers, the Whipple bicycle, a differential-drive robot and
+//! a mobile manipulator, as ready-made models.
 //!
 //! Each is written in the `nonholonomic!` DSL exactly as a user would write it, its physics
 //! (parameters, coordinates, energies, forces, constraints) in an exported `*_model!` macro

@@ -4,7 +4,10 @@
 #   chain N: a thin disk rolling on the ground with N links hanging from its centre, each
 #            turned about two axes relative to the one before (2N + 5 coordinates,
 #            2 rolling constraints, N + 1 bodies);
-#   tree N:  the same links as two chains of N/2 from the disk's centre.
+#   tree N:  the same links as two chains of N/2 from the disk's centre;
+#   manipulator N: `models::MobileManipulator`'s base (two drive wheels and a castor,
+#            5 rolling rows) with an arm of N joints and joint-torque inputs (N + 7
+#            coordinates; the torques are zero here).
 # The models come from the macro crate's generator (`spatial_tests.rs`), which also prints
 # the in-process expansion time. Prints, per model and profile, the time `cargo build`
 # takes for that binary once the dependencies are built (macro expansion plus rustc on the
@@ -13,12 +16,13 @@
 # halving of dt).
 #
 #   bash bench/spatial/run.sh [N...]          (default: 2 4 6 8 10 12)
-#   FAMILIES="chain tree" (default both); PROFILES="release dev" (default release)
+#   ... | python3 bench/spatial/fit.py         (the growth exponents of build and rhs)
+#   FAMILIES="chain tree manipulator" (default all three); PROFILES="release dev" (default release)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${SPATIAL_DIR:-$root/target/spatial-bench}
 sizes=${*:-2 4 6 8 10 12}
-families=${FAMILIES:-chain tree}
+families=${FAMILIES:-chain tree manipulator}
 profiles=${PROFILES:-release}
 mkdir -p "$work/src/bin" "$work/models"
 # shellcheck source=../downstream.sh
@@ -76,7 +80,8 @@ for f in $families; do
       secs=$(echo "$(date +%s.%N) - $start" | bc)
       dir=$([ "$p" = dev ] && echo debug || echo "$p")
       read -r ns drift <<<"$("./target/$dir/$f$n")"
-      echo "| $f | $n | $((2 * n + 5)) | $p | $secs | $ns | $drift |"
+      q=$([ "$f" = manipulator ] && echo $((n + 7)) || echo $((2 * n + 5)))
+      echo "| $f | $n | $q | $p | $secs | $ns | $drift |"
     done
   done
 done
