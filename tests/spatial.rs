@@ -181,5 +181,8 @@ fn mobile_manipulator_energy_and_rest() {
     let nq = MobileManipulator::NQ;
     let z0 = m.position("E", 0.0, &s0[..nq]).expect("E")[2];
     let z1 = m.position("E", 1.0, &end[..nq]).expect("E")[2];
-    assert!(z1 < z0 - 0.2, "the unpowered arm falls: its end from {z0} to {z1} m high");
+    assert!(
+        z1 < z0 - 0.2,
+        "the unpowered arm falls: its end from {z0} to {z1} m high"
+    );
 }

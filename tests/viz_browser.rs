@@ -247,7 +247,12 @@ fn the_viewer_renders_in_chromium_paused_at_the_requested_times() {
     assert!(
         dom.contains("<span id=\"time\">3.25 s / 4.00 s</span>"),
         "{}",
-        dom.split("id=\"time\"").nth(1).unwrap_or("").chars().take(80).collect::<String>()
+        dom.split("id=\"time\"")
+            .nth(1)
+            .unwrap_or("")
+            .chars()
+            .take(80)
+            .collect::<String>()
     );
     let _ = std::fs::remove_dir_all(&work);
 }

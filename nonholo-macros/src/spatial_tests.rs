@@ -215,8 +215,8 @@ fn lagrange_along(
     (low, lt)
 }
 
-/// The body-wise Lagrange terms equal T's derivatives: A, h and the momenta at random
-/// states, on every library model with bodies and on the spatial families (every
+/// The body-wise Lagrange terms equal T's derivatives: A, h, the momenta and the energy at
+/// random states, on every library model with bodies and on the spatial families (every
 /// formulation is built on these terms).
 #[test]
 fn body_wise_terms_equal_derivatives_of_t() {
@@ -245,7 +245,7 @@ fn body_wise_terms_equal_derivatives_of_t() {
         for _ in 0..3 {
             let env = points.next_point(&le.graph);
             let (mut me, mut mb) = (HashMap::default(), HashMap::default());
-            let mut pairs = Vec::new();
+            let mut pairs = vec![(te.energy, tb.energy, "energy".to_string())];
             for i in 0..n {
                 pairs.push((te.h[i], tb.h[i], format!("h[{i}]")));
                 pairs.push((te.momenta[i], tb.momenta[i], format!("p[{i}]")));

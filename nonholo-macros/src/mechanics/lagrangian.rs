@@ -23,6 +23,13 @@ pub struct LagrangeTerms {
     pub route: Route,
 }
 
+/// Body by body: the momenta of the part of T not in bodies, and the bodies' motions, for
+/// the energy.
+struct BodyEnergy {
+    momenta_rest: Vec<Id>,
+    motions: Vec<super::rigid::Motion>,
+}
+
 /// Which way the bodies' terms were derived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -62,18 +69,28 @@ pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
         None
     };
     let by_body = if body_wise {
-        let mut rest = differentiated(low, (low.kinetic_rest, low.potential_rest), cx)?;
+        let rest = differentiated(low, (low.kinetic_rest, low.potential_rest), cx)?;
         let s = &low.syms;
         let r = super::rigid::lagrange_terms(&mut low.graph, (&s.q, &s.qd, s.t), &low.rigid);
         let g = &mut low.graph;
+        let mut total = Differentiated {
+            momenta: Vec::with_capacity(n),
+            mass_matrix_a: vec![Vec::with_capacity(n); n],
+            h: Vec::with_capacity(n),
+        };
         for i in 0..n {
-            rest.momenta[i] = g.add(rest.momenta[i], r.momenta[i]);
-            rest.h[i] = g.add(rest.h[i], r.h[i]);
+            total.momenta.push(g.add(rest.momenta[i], r.momenta[i]));
+            total.h.push(g.add(rest.h[i], r.h[i]));
             for j in 0..n {
-                rest.mass_matrix_a[i][j] = g.add(rest.mass_matrix_a[i][j], r.mass_matrix_a[i][j]);
+                let e = g.add(rest.mass_matrix_a[i][j], r.mass_matrix_a[i][j]);
+                total.mass_matrix_a[i].push(e);
             }
         }
-        Some(rest)
+        let body_energy = BodyEnergy {
+            momenta_rest: rest.momenta,
+            motions: r.motions,
+        };
+        Some((total, body_energy))
     } else {
         None
     };
@@ -87,27 +104,52 @@ pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
             .collect();
         g.ops_outside(&roots, &Default::default())
     };
-    let (route, d) = match (by_t, by_body) {
-        (Some(a), Some(b)) => {
+    let (route, d, body_energy) = match (by_t, by_body) {
+        (Some(a), Some((b, p))) => {
             if cost(&low.graph, &b) < cost(&low.graph, &a) {
-                (Route::BodyWise, b)
+                (Route::BodyWise, b, Some(p))
             } else {
-                (Route::Expression, a)
+                (Route::Expression, a, None)
             }
         }
-        (Some(a), None) => (Route::Expression, a),
-        (None, Some(b)) => (Route::BodyWise, b),
+        (Some(a), None) => (Route::Expression, a, None),
+        (None, Some((b, p))) => (Route::BodyWise, b, Some(p)),
         (None, None) => return None,
     };
     let g = &mut low.graph;
     let s = &low.syms;
     let mut parts = Vec::with_capacity(n + 2);
+    // dot(q) . p - T + V; body by body, a body's share is T2 - T0 = 1/2 v.M v - v.M v0
+    // with v0 = v - sum_i P_i dot(q_i) (0 when nothing moves it explicitly in time)
+    let (momenta, kinetic) = match &body_energy {
+        Some(bp) => (&bp.momenta_rest, low.kinetic_rest),
+        None => (&d.momenta, low.kinetic),
+    };
     for i in 0..n {
         let qd = g.sym(s.qd[i]);
-        parts.push(g.mul(qd, d.momenta[i]));
+        parts.push(g.mul(qd, momenta[i]));
     }
-    parts.push(g.neg(low.kinetic));
+    parts.push(g.neg(kinetic));
     parts.push(low.potential);
+    let half = g.num(crate::sym::Number::rat(1, 2));
+    for m in body_energy.iter().flat_map(|bp| &bp.motions) {
+        let mv = super::rigid::mat_vec(g, &m.inertia, m.velocity);
+        let vmv = super::rigid::dot3(g, m.velocity, mv);
+        parts.push(g.mul(half, vmv));
+        if m.velocity.iter().any(|x| g.depends_on(*x, s.t)) {
+            let v0: [Id; 3] = [0, 1, 2].map(|k| {
+                let mut terms = vec![m.velocity[k]];
+                for (i, p) in &m.partials {
+                    let qd = g.sym(s.qd[*i]);
+                    let t = g.mul(p[k], qd);
+                    terms.push(g.neg(t));
+                }
+                g.add_all(&terms)
+            });
+            let e = super::rigid::dot3(g, v0, mv);
+            parts.push(g.neg(e));
+        }
+    }
     let energy = g.add_all(&parts);
     Some(LagrangeTerms {
         momenta: d.momenta,

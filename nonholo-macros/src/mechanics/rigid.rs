@@ -28,6 +28,17 @@ pub struct RigidLagrange {
     pub momenta: Vec<Id>,
     pub mass_matrix_a: Vec<Vec<Id>>,
     pub h: Vec<Id>,
+    /// The bodies' motions, for the energy ([`Motion`]).
+    pub motions: Vec<Motion>,
+}
+
+/// A centre's velocity or a body's angular velocity (components, affine in dot(q)), its
+/// partials `P_i` (in q, t) and the mass or inertia `M`: its share of the energy
+/// `dot(q) . p - T` is `1/2 v . M v - v0 . M v` with `v0 = v - sum_i P_i dot(q_i)`.
+pub struct Motion {
+    pub velocity: [Id; 3],
+    pub partials: Vec<(usize, [Id; 3])>,
+    pub inertia: [[Id; 3]; 3],
 }
 
 /// Below this size a component stays inline (so that products can still simplify).
@@ -48,6 +59,7 @@ pub fn lagrange_terms(
         h: vec![Vec::new(); n],
         p: vec![Vec::new(); n],
     };
+    let mut motions = Vec::with_capacity(2 * terms.len());
     for (b, term) in terms.iter().enumerate() {
         let z = g.zero();
         let v = term.velocity;
@@ -64,7 +76,7 @@ pub fn lagrange_terms(
             let mv = v.map(|x| g.mul(term.mass, x));
             let identity = [[one, z, z], [z, one, z], [z, z, one]];
             let m_mat = identity.map(|row| row.map(|x| g.mul(term.mass, x)));
-            accumulate(
+            let partials = accumulate(
                 g,
                 qd,
                 v,
@@ -72,6 +84,11 @@ pub fn lagrange_terms(
                 &mut parts,
                 &format!("V_body{b}"),
             );
+            motions.push(Motion {
+                velocity: v,
+                partials,
+                inertia: m_mat,
+            });
         }
         if let Some(spin) = &term.spin {
             let w = spin.omega;
@@ -86,7 +103,13 @@ pub fn lagrange_terms(
                 let e = g.add(idw[k], transport[k]);
                 g.define_if_large(&format!("dH_body{b}[{k}]"), e, INLINE)
             });
-            accumulate(g, qd, w, (iw, dh, i), &mut parts, &format!("Omega_body{b}"));
+            let name = format!("Omega_body{b}");
+            let partials = accumulate(g, qd, w, (iw, dh, i), &mut parts, &name);
+            motions.push(Motion {
+                velocity: w,
+                partials,
+                inertia: i,
+            });
         }
     }
     let mut mass_matrix_a = vec![Vec::with_capacity(n); n];
@@ -104,6 +127,7 @@ pub fn lagrange_terms(
         momenta: parts.p.iter().map(|p| g.add_all(p)).collect(),
         mass_matrix_a,
         h: parts.h.iter().map(|p| g.add_all(p)).collect(),
+        motions,
     }
 }
 
@@ -118,21 +142,22 @@ fn q_index(q: &[u32], s: u32) -> usize {
     q.iter().position(|x| *x == s).unwrap_or(0)
 }
 
-fn mat_vec(g: &mut Graph, m: &[[Id; 3]; 3], v: [Id; 3]) -> [Id; 3] {
+pub fn mat_vec(g: &mut Graph, m: &[[Id; 3]; 3], v: [Id; 3]) -> [Id; 3] {
     [0, 1, 2].map(|r| {
         let parts: Vec<Id> = (0..3).map(|c| g.mul(m[r][c], v[c])).collect();
         g.add_all(&parts)
     })
 }
 
-fn dot3(g: &mut Graph, a: [Id; 3], b: [Id; 3]) -> Id {
+pub fn dot3(g: &mut Graph, a: [Id; 3], b: [Id; 3]) -> Id {
     let parts: Vec<Id> = (0..3).map(|k| g.mul(a[k], b[k])).collect();
     g.add_all(&parts)
 }
 
 /// One body's share of A, h and p for a velocity `v` (a centre's or an angular one):
 /// partials `P_i = dv/d dot(q_i)`, then `A_ij += P_i . M P_j`, `h_i += P_i . force`,
-/// `p_i += P_i . momentum`.
+/// `p_i += P_i . momentum`; returns the partials.
+#[must_use]
 fn accumulate(
     g: &mut Graph,
     qd: &[u32],
@@ -140,7 +165,7 @@ fn accumulate(
     (momentum, force, m): ([Id; 3], [Id; 3], [[Id; 3]; 3]),
     parts: &mut Parts,
     name: &str,
-) {
+) -> Vec<(usize, [Id; 3])> {
     let partials: Vec<(usize, [Id; 3])> = qd
         .iter()
         .enumerate()
@@ -167,4 +192,5 @@ fn accumulate(
         let e = dot3(g, *pi, momentum);
         parts.p[*i].push(e);
     }
+    partials
 }
