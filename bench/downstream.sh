@@ -2,7 +2,7 @@
 # depends on nonholo as a user's would (no default features, no profile settings), so
 # that each build the script times is macro expansion plus rustc on the emitted code.
 #   downstream_crate <dir> <package name> <nonholo path>
-# MACRO_OPT=3 adds the README's two lines that compile the macro itself optimized
+# MACRO_OPT=3 adds the two lines of the guide's "Large models" chapter that compile the macro optimized
 # (Cargo builds proc macros at opt-level 0 in every profile unless told otherwise).
 downstream_crate() {
   cat > "$1/Cargo.toml" <<TOML

@@ -26,6 +26,9 @@
 //! assert_eq!(&d[..3], &[1.0, 0.0, 1.0]);
 //! ```
 //!
+//! The [`guide`] explains every feature with examples; the [`models`] are ready-made
+//! systems.
+//!
 //! # Control, geometry, animation
 //!
 //! `inputs { .. }` declares runtime inputs (torques, forces) used in `forces` and the
@@ -74,6 +77,7 @@
 // Lets the macro's absolute paths (`::nonholo::...`) resolve inside this crate too.
 extern crate self as nonholo;
 
+pub mod guide;
 pub mod models;
 
 pub use nonholo_macros::nonholonomic;

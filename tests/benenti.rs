@@ -109,7 +109,7 @@ fn parallel_points_match_benenti_9_18() {
 fn coaxial_disks_roll_at_constant_spins() {
     // Free and unforced, the corrected first-method system gives dz/dt = 0: each disk keeps
     // its spin and the axle turns at R (z2 - z1) / a (the printed 9.3 G and final system are
-    // misprinted, see ERRATA notes in the README).
+    // misprinted, see the notes on the papers in `nonholo::guide::papers`).
     let p = CoaxialDisks::new();
     let mut rng = SplitMix64::new(4);
     for _ in 0..50 {
