@@ -170,3 +170,27 @@ fn mobile_manipulator_energy_and_rest() {
         "the unpowered arm falls: its end from {z0} to {z1} m high"
     );
 }
+
+/// The manipulator's arm linearized upright at rest (joint angles and rates kept, joint
+/// torques as inputs): an inverted multiple pendulum, so some pole is unstable, and every
+/// joint torque reaches the accelerations.
+#[test]
+fn mobile_manipulator_arm_linearizes() {
+    let m = MobileManipulator::default();
+    let joints = ["q1", "q2", "q3", "q4", "q5", "q6"];
+    let rates = [
+        "dot(q1)", "dot(q2)", "dot(q3)", "dot(q4)", "dot(q5)", "dot(q6)",
+    ];
+    let keep: Vec<&str> = joints.iter().chain(&rates).copied().collect();
+    let spec = Linearize::new()
+        .keep(&keep)
+        .inputs(&["tau1", "tau2", "tau3", "tau4", "tau5", "tau6"]);
+    let lin = linearize(&m, 0.0, &MobileManipulator::ZERO_STATE, &spec).expect("linearize");
+    assert_eq!((lin.a.nrows(), lin.b.ncols()), (12, 6));
+    let eig = lin.eigenvalues().expect("eigenvalues");
+    assert!(eig.iter().any(|e| e.re > 1.0), "{eig:?}");
+    for j in 0..6 {
+        let reach = (6..12).map(|i| lin.b[(i, j)].abs()).fold(0.0, f64::max);
+        assert!(reach > 1e-3, "torque {j} moves nothing");
+    }
+}
