@@ -3,11 +3,48 @@
 //! equation count, no velocities).
 
 use super::exprs::Allowed;
-use super::kinematics::{scalar, typed, Entries, Holonomic, Input, Kinematics, Rolling};
+use super::input::{scalar, typed, Entries, Input};
 use super::types::Ty;
 use crate::dsl::ast::{self, Expr};
+use proc_macro2::Span;
+use std::collections::HashMap;
 
-pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
+/// `rolls W on G { .. }`.
+pub struct Rolling {
+    pub span: Span,
+    pub body: usize,
+    pub plane: usize,
+    pub center: Expr,
+    pub axis: Expr,
+    pub radius: Expr,
+    pub contact: Option<Expr>,
+    /// The coordinate the contact-height equation is solved for.
+    pub solve: Option<(usize, Span)>,
+    /// `solve` was given (even if wrong): the height row counts among the constraints.
+    pub height_row: bool,
+    pub lateral: bool,
+}
+
+impl Rolling {
+    /// Velocity rows this contact adds (tangent rows, and the height row with `solve`).
+    pub fn rows(&self) -> usize {
+        1 + usize::from(self.lateral) + usize::from(self.height_row)
+    }
+}
+
+/// `holonomic(..) { f == g }`: the equations and the coordinates they are solved for.
+pub struct Holonomic {
+    pub span: Span,
+    pub solve: Vec<usize>,
+    pub equations: Vec<(Expr, Expr, String)>,
+}
+
+pub(super) fn rolling(
+    k: &Input,
+    r: ast::Rolls,
+    body_of: &HashMap<String, usize>,
+    plane_of: &HashMap<String, usize>,
+) -> Rolling {
     let what = format!("rolls {} on {}", r.wheel, r.plane);
     let keys = ["center", "axis", "radius", "contact", "solve", "lateral"];
     let mut e = Entries::new(k, &what, r.kw.span(), r.entries, &keys);
@@ -24,7 +61,7 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
     if let Some(c) = &contact {
         typed(k, c, Ty::Point, "a wheel's contact point");
     }
-    let body = match out.body_of.get(&r.wheel.to_string()) {
+    let body = match body_of.get(&r.wheel.to_string()) {
         Some(b) => *b,
         None => {
             k.cx.error_help(
@@ -35,7 +72,7 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
             0
         }
     };
-    let plane = match out.plane_of.get(&r.plane.to_string()) {
+    let plane = match plane_of.get(&r.plane.to_string()) {
         Some(p) => *p,
         None => {
             k.cx.error_help(
@@ -79,7 +116,7 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
             true
         }
     };
-    out.rolls.push(Rolling {
+    Rolling {
         span: r.kw.span(),
         body,
         plane,
@@ -90,10 +127,10 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &mut Kinematics) {
         solve,
         height_row,
         lateral,
-    });
+    }
 }
 
-pub(super) fn configuration(k: &Input, h: ast::Holonomic, out: &mut Kinematics) {
+pub(super) fn configuration(k: &Input, h: ast::Holonomic) -> Holonomic {
     let mut solve = Vec::new();
     for q in &h.solve {
         match k.coords.iter().position(|c| c == q) {
@@ -126,9 +163,9 @@ pub(super) fn configuration(k: &Input, h: ast::Holonomic, out: &mut Kinematics) 
         }
         equations.push((c.lhs, c.rhs, text));
     }
-    out.holonomic.push(Holonomic {
+    Holonomic {
         span: h.kw.span(),
         solve,
         equations,
-    });
+    }
 }

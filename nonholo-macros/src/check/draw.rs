@@ -3,7 +3,8 @@
 //! draws for a body, particle or plane by default.
 
 use super::exprs::Allowed;
-use super::kinematics::{Entries, Input, Kinematics};
+use super::input::{Entries, Input};
+use super::kinematics::Kinematics;
 use super::names::Kind;
 use super::types::Ty;
 use crate::ctxt::nearest;

@@ -112,184 +112,260 @@ impl<'a> Validator<'a> {
     fn walk(&self, e: &Expr, in_let: Option<usize>, uses: &mut Uses, allowed: Option<Allowed>) {
         match e {
             Expr::Lit { .. } | Expr::Error(_) => {}
-            Expr::Ident(id) => {
-                let key = id.to_string();
-                match self.names.get(&key) {
-                    Some((Kind::Let(j), _)) => {
-                        if let Some(i) = in_let {
-                            if *j >= i {
-                                self.cx.error_help(
-                                    id.span(),
-                                    format!("`{key}` is used before its `let`"),
-                                    "a `let` may only use the ones written above it",
-                                );
-                                return;
-                            }
-                        }
-                        if let Some(d) = self.let_deps.get(*j) {
-                            if let Some(a) = allowed {
-                                if d.velocities && !a.velocities {
-                                    self.cx.error_help(
-                                        id.span(),
-                                        format!(
-                                            "`{key}` depends on velocities, which {} cannot use",
-                                            a.what
-                                        ),
-                                        velocity_help(a.what),
-                                    );
-                                }
-                                if d.speeds && !a.speeds {
-                                    self.cx.error_help(
-                                        id.span(),
-                                        format!(
-                                            "`{key}` depends on speeds, which {} cannot use",
-                                            a.what
-                                        ),
-                                        "speeds may only appear in `velocities(..)`",
-                                    );
-                                }
-                                if d.inputs && !a.inputs {
-                                    self.cx.error_help(
-                                        id.span(),
-                                        format!(
-                                            "`{key}` depends on an input, which {} cannot use",
-                                            a.what
-                                        ),
-                                        INPUT_HELP,
-                                    );
-                                }
-                            }
-                            uses.velocities |= d.velocities;
-                            uses.speeds |= d.speeds;
-                            uses.inputs |= d.inputs;
-                        }
-                    }
-                    Some((Kind::Speed, _)) => {
-                        uses.speeds = true;
-                        if let Some(a) = allowed {
-                            if !a.speeds {
-                                self.cx.error_help(
-                                    id.span(),
-                                    format!("the speed `{key}` cannot be used in {}", a.what),
-                                    "speeds may only appear in `velocities(..)`; write it with `dot(..)`",
-                                );
-                            }
-                        }
-                    }
-                    Some((Kind::Input, _)) => {
-                        uses.inputs = true;
-                        if let Some(a) = allowed {
-                            if !a.inputs {
-                                self.cx.error_help(
-                                    id.span(),
-                                    format!("the input `{key}` cannot be used in {}", a.what),
-                                    INPUT_HELP,
-                                );
-                            }
-                        }
-                    }
-                    Some(_) => {}
-                    None => self.unknown(id),
-                }
-            }
-            Expr::Dot { arg, span } => {
-                uses.velocities = true;
-                match &**arg {
-                    Expr::Ident(id)
-                        if matches!(self.names.get(&id.to_string()), Some((Kind::Coord, _))) => {}
-                    Expr::Ident(id) => {
-                        let what = self.names.get(&id.to_string()).map(|(k, _)| kind_name(*k));
-                        self.cx.error_help(
-                            id.span(),
-                            match what {
-                                Some(w) => format!("`dot` takes a coordinate; `{id}` is {w}"),
-                                None => format!("`dot` takes a coordinate; `{id}` is not declared"),
-                            },
-                            "velocities exist only for the names in `coordinates`",
-                        );
-                    }
-                    other => self.cx.error_help(
-                        other.span(),
-                        "`dot` takes a coordinate name",
-                        "write `dot(x)`; the velocity of an expression is not defined",
-                    ),
-                }
-                if let Some(a) = allowed {
-                    if !a.velocities {
-                        self.cx.error_help(
-                            *span,
-                            format!("{} cannot depend on velocities", a.what),
-                            velocity_help(a.what),
-                        );
-                    }
-                }
-            }
+            Expr::Ident(id) => self.walk_ident(id, in_let, uses, allowed),
+            Expr::Dot { arg, span } => self.walk_dot(arg, *span, uses, allowed),
             Expr::Neg { expr, .. } => self.walk(expr, in_let, uses, allowed),
-            Expr::Bin { lhs, rhs, .. } => {
-                self.walk(lhs, in_let, uses, allowed);
-                self.walk(rhs, in_let, uses, allowed);
-            }
-            Expr::Call { func, args } => {
-                if func == "velocity" || func == "angular_velocity" {
-                    uses.velocities = true;
-                    if let Some(a) = allowed {
-                        if !a.velocities {
-                            self.cx.error_help(
-                                func.span(),
-                                format!("{} cannot depend on velocities", a.what),
-                                velocity_help(a.what),
-                            );
-                        }
-                    }
-                } else if !KINEMATIC_FUNCTIONS.contains(&func.to_string().as_str()) {
-                    self.function(func, args.len(), false, args.first());
-                }
-                for a in args {
-                    match a {
-                        // `velocity(Q)`, `angular_velocity(M)` with the name undeclared
-                        Expr::Ident(id)
-                            if func == "velocity" && self.names.get(&id.to_string()).is_none() =>
-                        {
-                            self.names.unknown_point(id, self.cx)
-                        }
-                        Expr::Ident(id)
-                            if func == "angular_velocity"
-                                && self.names.get(&id.to_string()).is_none() =>
-                        {
-                            self.names.unknown_frame(id, true, None, self.cx)
-                        }
-                        _ => self.walk(a, in_let, uses, allowed),
-                    }
-                }
-            }
-            Expr::Field { recv, field } => match &**recv {
-                // `M.x` with `M` undeclared: a frame is meant
-                Expr::Ident(id)
-                    if self.names.get(&id.to_string()).is_none()
-                        && ["x", "y", "z"].contains(&field.to_string().as_str()) =>
-                {
-                    self.names.unknown_frame(id, false, None, self.cx)
-                }
-                _ => self.walk(recv, in_let, uses, allowed),
-            },
+            Expr::Bin { lhs, rhs, .. } => self.walk_binary(lhs, rhs, in_let, uses, allowed),
+            Expr::Call { func, args } => self.walk_call(func, args, in_let, uses, allowed),
+            Expr::Field { recv, field } => self.walk_field(recv, field, in_let, uses, allowed),
             Expr::Components { frame, comps, .. } => {
-                if self.names.get(&frame.to_string()).is_none() {
-                    self.names.unknown_frame(frame, false, None, self.cx);
-                }
-                for c in comps {
-                    self.walk(c, in_let, uses, allowed);
-                }
+                self.walk_components(frame, comps, in_let, uses, allowed)
             }
             Expr::Method { recv, func, args } => {
-                let name = func.to_string();
-                if !VECTOR_METHODS.iter().any(|(m, _)| *m == name) {
-                    self.function(func, args.len() + 1, true, args.first());
-                }
-                self.walk(recv, in_let, uses, allowed);
-                for a in args {
-                    self.walk(a, in_let, uses, allowed);
+                self.walk_method(recv, func, args, in_let, uses, allowed)
+            }
+        }
+    }
+
+    /// A name: declared; a `let` only after its definition and only if what it uses is
+    /// allowed here; speeds and inputs only where allowed.
+    fn walk_ident(
+        &self,
+        id: &Ident,
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        let key = id.to_string();
+        match self.names.get(&key) {
+            Some((Kind::Let(j), _)) => self.walk_let(id, *j, in_let, uses, allowed),
+            Some((Kind::Speed, _)) => {
+                uses.speeds = true;
+                if let Some(a) = allowed {
+                    if !a.speeds {
+                        self.cx.error_help(
+                            id.span(),
+                            format!("the speed `{key}` cannot be used in {}", a.what),
+                            "speeds may only appear in `velocities(..)`; write it with `dot(..)`",
+                        );
+                    }
                 }
             }
+            Some((Kind::Input, _)) => {
+                uses.inputs = true;
+                if let Some(a) = allowed {
+                    if !a.inputs {
+                        self.cx.error_help(
+                            id.span(),
+                            format!("the input `{key}` cannot be used in {}", a.what),
+                            INPUT_HELP,
+                        );
+                    }
+                }
+            }
+            Some(_) => {}
+            None => self.unknown(id),
+        }
+    }
+
+    /// A use of the `let` number `j`: written above the `let` being defined, and using
+    /// only what is allowed here (its velocities, speeds and inputs count as this use's).
+    fn walk_let(
+        &self,
+        id: &Ident,
+        j: usize,
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        let key = id.to_string();
+        if let Some(i) = in_let {
+            if j >= i {
+                self.cx.error_help(
+                    id.span(),
+                    format!("`{key}` is used before its `let`"),
+                    "a `let` may only use the ones written above it",
+                );
+                return;
+            }
+        }
+        if let Some(d) = self.let_deps.get(j) {
+            if let Some(a) = allowed {
+                if d.velocities && !a.velocities {
+                    self.cx.error_help(
+                        id.span(),
+                        format!("`{key}` depends on velocities, which {} cannot use", a.what),
+                        velocity_help(a.what),
+                    );
+                }
+                if d.speeds && !a.speeds {
+                    self.cx.error_help(
+                        id.span(),
+                        format!("`{key}` depends on speeds, which {} cannot use", a.what),
+                        "speeds may only appear in `velocities(..)`",
+                    );
+                }
+                if d.inputs && !a.inputs {
+                    self.cx.error_help(
+                        id.span(),
+                        format!("`{key}` depends on an input, which {} cannot use", a.what),
+                        INPUT_HELP,
+                    );
+                }
+            }
+            uses.velocities |= d.velocities;
+            uses.speeds |= d.speeds;
+            uses.inputs |= d.inputs;
+        }
+    }
+
+    /// `dot(arg)`: `arg` names a coordinate, and velocities are allowed here.
+    fn walk_dot(&self, arg: &Expr, span: Span, uses: &mut Uses, allowed: Option<Allowed>) {
+        uses.velocities = true;
+        match arg {
+            Expr::Ident(id)
+                if matches!(self.names.get(&id.to_string()), Some((Kind::Coord, _))) => {}
+            Expr::Ident(id) => {
+                let what = self.names.get(&id.to_string()).map(|(k, _)| kind_name(*k));
+                self.cx.error_help(
+                    id.span(),
+                    match what {
+                        Some(w) => format!("`dot` takes a coordinate; `{id}` is {w}"),
+                        None => format!("`dot` takes a coordinate; `{id}` is not declared"),
+                    },
+                    "velocities exist only for the names in `coordinates`",
+                );
+            }
+            other => self.cx.error_help(
+                other.span(),
+                "`dot` takes a coordinate name",
+                "write `dot(x)`; the velocity of an expression is not defined",
+            ),
+        }
+        if let Some(a) = allowed {
+            if !a.velocities {
+                self.cx.error_help(
+                    span,
+                    format!("{} cannot depend on velocities", a.what),
+                    velocity_help(a.what),
+                );
+            }
+        }
+    }
+
+    /// `lhs op rhs`: both operands, left first.
+    fn walk_binary(
+        &self,
+        lhs: &Expr,
+        rhs: &Expr,
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        self.walk(lhs, in_let, uses, allowed);
+        self.walk(rhs, in_let, uses, allowed);
+    }
+
+    /// `func(args)`: `velocity`/`angular_velocity` only where velocities are allowed (their
+    /// undeclared argument reported as a point or frame); other functions by the table and
+    /// their arity; then the arguments.
+    fn walk_call(
+        &self,
+        func: &Ident,
+        args: &[Expr],
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        if func == "velocity" || func == "angular_velocity" {
+            uses.velocities = true;
+            if let Some(a) = allowed {
+                if !a.velocities {
+                    self.cx.error_help(
+                        func.span(),
+                        format!("{} cannot depend on velocities", a.what),
+                        velocity_help(a.what),
+                    );
+                }
+            }
+        } else if !KINEMATIC_FUNCTIONS.contains(&func.to_string().as_str()) {
+            self.function(func, args.len(), false, args.first());
+        }
+        for a in args {
+            match a {
+                // `velocity(Q)`, `angular_velocity(M)` with the name undeclared
+                Expr::Ident(id)
+                    if func == "velocity" && self.names.get(&id.to_string()).is_none() =>
+                {
+                    self.names.unknown_point(id, self.cx)
+                }
+                Expr::Ident(id)
+                    if func == "angular_velocity" && self.names.get(&id.to_string()).is_none() =>
+                {
+                    self.names.unknown_frame(id, true, None, self.cx)
+                }
+                _ => self.walk(a, in_let, uses, allowed),
+            }
+        }
+    }
+
+    /// `recv.field`: an undeclared `M` in `M.x`, `M.y`, `M.z` is reported as a frame;
+    /// otherwise the receiver is walked.
+    fn walk_field(
+        &self,
+        recv: &Expr,
+        field: &Ident,
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        match recv {
+            // `M.x` with `M` undeclared: a frame is meant
+            Expr::Ident(id)
+                if self.names.get(&id.to_string()).is_none()
+                    && ["x", "y", "z"].contains(&field.to_string().as_str()) =>
+            {
+                self.names.unknown_frame(id, false, None, self.cx)
+            }
+            _ => self.walk(recv, in_let, uses, allowed),
+        }
+    }
+
+    /// `F[a, b, c]`: the frame declared, then the components.
+    fn walk_components(
+        &self,
+        frame: &Ident,
+        comps: &[Expr],
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        if self.names.get(&frame.to_string()).is_none() {
+            self.names.unknown_frame(frame, false, None, self.cx);
+        }
+        for c in comps {
+            self.walk(c, in_let, uses, allowed);
+        }
+    }
+
+    /// `recv.func(args)`: a vector method, or a function by the table with its arity
+    /// (the receiver counted); then the receiver and the arguments.
+    fn walk_method(
+        &self,
+        recv: &Expr,
+        func: &Ident,
+        args: &[Expr],
+        in_let: Option<usize>,
+        uses: &mut Uses,
+        allowed: Option<Allowed>,
+    ) {
+        let name = func.to_string();
+        if !VECTOR_METHODS.iter().any(|(m, _)| *m == name) {
+            self.function(func, args.len() + 1, true, args.first());
+        }
+        self.walk(recv, in_let, uses, allowed);
+        for a in args {
+            self.walk(a, in_let, uses, allowed);
         }
     }
 

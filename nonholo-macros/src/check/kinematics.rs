@@ -4,13 +4,14 @@
 //! entries checked, expressions typed. The maths is in `crate::kinematics`.
 
 use super::contacts;
-use super::exprs::{find_ident, Allowed, Validator};
+pub use super::contacts::{Holonomic, Rolling};
+use super::exprs::{find_ident, Allowed};
+use super::input::{scalar, typed, Entries, Input};
 use super::names::{Kind, NameTable};
-use super::types::{Ty, Typer};
-use crate::ctxt::{nearest, Ctxt};
-use crate::dsl::ast::{self, Entry, Expr, Object, Section};
+use super::types::Ty;
+use crate::ctxt::Ctxt;
+use crate::dsl::ast::{self, Expr, Object, Section};
 use proc_macro2::Span;
-use std::collections::hash_map::Entry as MapEntry;
 use std::collections::HashMap;
 use syn::Ident;
 
@@ -43,29 +44,6 @@ pub struct Plane {
     pub up: Expr,
 }
 
-/// `rolls W on G { .. }`.
-pub struct Rolling {
-    pub span: Span,
-    pub body: usize,
-    pub plane: usize,
-    pub center: Expr,
-    pub axis: Expr,
-    pub radius: Expr,
-    pub contact: Option<Expr>,
-    /// The coordinate the contact-height equation is solved for.
-    pub solve: Option<(usize, Span)>,
-    /// `solve` was given (even if wrong): the height row counts among the constraints.
-    pub height_row: bool,
-    pub lateral: bool,
-}
-
-impl Rolling {
-    /// Velocity rows this contact adds (tangent rows, and the height row with `solve`).
-    pub fn rows(&self) -> usize {
-        1 + usize::from(self.lateral) + usize::from(self.height_row)
-    }
-}
-
 /// A force at a point or a torque on a frame (generalized forces by partial velocities).
 pub enum Load {
     At {
@@ -77,13 +55,6 @@ pub enum Load {
         torque: Expr,
         sign: f64,
     },
-}
-
-/// `holonomic(..) { f == g }`: the equations and the coordinates they are solved for.
-pub struct Holonomic {
-    pub span: Span,
-    pub solve: Vec<usize>,
-    pub equations: Vec<(Expr, Expr, String)>,
 }
 
 #[derive(Default)]
@@ -147,14 +118,6 @@ pub fn declare(
     }
 }
 
-pub struct Input<'a> {
-    pub cx: &'a Ctxt,
-    pub names: &'a NameTable,
-    pub v: &'a Validator<'a>,
-    pub ty: &'a Typer<'a>,
-    pub coords: &'a [Ident],
-}
-
 pub fn check(
     k: &Input,
     frames: Vec<ast::FrameDecl>,
@@ -179,10 +142,11 @@ pub fn check(
         out.gravity = Some(g.value);
     }
     for r in rolls {
-        contacts::rolling(k, r, &mut out);
+        let roll = contacts::rolling(k, r, &out.body_of, &out.plane_of);
+        out.rolls.push(roll);
     }
     for h in holonomic {
-        contacts::configuration(k, h, &mut out);
+        out.holonomic.push(contacts::configuration(k, h));
     }
     if no_frames && (!out.points.is_empty() || !out.bodies.is_empty()) {
         let span = out
@@ -372,76 +336,6 @@ fn point_list(k: &Input, decls: Vec<ast::PointDecl>, out: &mut Kinematics) {
     }
 }
 
-/// Take the entries of a brace item by key: unknown and repeated keys reported.
-pub(super) struct Entries {
-    map: HashMap<String, Expr>,
-    span: Span,
-    /// Keys suggested for misspelled ones (not reported again as missing).
-    suggested: Vec<String>,
-}
-
-impl Entries {
-    pub(super) fn new(
-        k: &Input,
-        what: &str,
-        span: Span,
-        entries: Vec<Entry>,
-        keys: &[&str],
-    ) -> Entries {
-        let mut map = HashMap::new();
-        let mut suggested = Vec::new();
-        for e in entries {
-            let key = e.key.to_string();
-            if !keys.contains(&key.as_str()) {
-                let msg = format!("`{what}` has no entry `{key}`");
-                match nearest(&key, keys.iter().copied()) {
-                    Some(s) => {
-                        k.cx.error_help(e.key.span(), msg, format!("did you mean `{s}`?"));
-                        suggested.push(s.to_string());
-                    }
-                    None => k.cx.error_help(
-                        e.key.span(),
-                        msg,
-                        format!("its entries are {}", keys.join(", ")),
-                    ),
-                }
-            } else {
-                match map.entry(key) {
-                    MapEntry::Occupied(o) => {
-                        k.cx.error(e.key.span(), format!("`{}` is given twice", o.key()))
-                    }
-                    MapEntry::Vacant(v) => {
-                        v.insert(e.value);
-                    }
-                }
-            }
-        }
-        Entries {
-            map,
-            span,
-            suggested,
-        }
-    }
-
-    pub(super) fn required(&mut self, k: &Input, what: &str, key: &str) -> Expr {
-        self.map.remove(key).unwrap_or_else(|| {
-            if self.suggested.iter().any(|s| s == key) {
-                return Expr::Error(self.span);
-            }
-            k.cx.error_help(
-                self.span,
-                format!("`{what}` needs `{key}: ..`"),
-                format!("add `{key}: ..` to its entries"),
-            );
-            Expr::Error(self.span)
-        })
-    }
-
-    pub(super) fn optional(&mut self, key: &str) -> Option<Expr> {
-        self.map.remove(key)
-    }
-}
-
 /// The index of the frame (or body's frame) an expression names.
 pub(super) fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize> {
     match e {
@@ -474,16 +368,6 @@ pub(super) fn frame_named(k: &Input, out: &Kinematics, e: &Expr) -> Option<usize
             None
         }
     }
-}
-
-pub(super) fn scalar(k: &Input, e: &Expr, what: &'static str) {
-    k.v.expr(e, Allowed::positions(what));
-    k.ty.expect(e, Ty::Scalar, what);
-}
-
-pub(super) fn typed(k: &Input, e: &Expr, ty: Ty, what: &'static str) {
-    k.v.expr(e, Allowed::positions(what));
-    k.ty.expect(e, ty, what);
 }
 
 fn object(k: &Input, o: Object, out: &mut Kinematics) {

@@ -2,7 +2,8 @@
 //! point, a torque on a body, an action-reaction torque pair.
 
 use super::exprs::Allowed;
-use super::kinematics::{frame_named, Input, Kinematics, Load};
+use super::input::Input;
+use super::kinematics::{frame_named, Kinematics, Load};
 use super::types::Ty;
 use crate::dsl::ast::{Expr, Force, Named, Section};
 

@@ -5,6 +5,7 @@
 mod contacts;
 pub mod draw;
 mod exprs;
+mod input;
 pub mod kinematics;
 mod loads;
 mod names;
@@ -84,7 +85,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     kinematics::declare(&m.frames, &m.points, &m.objects, &mut names, cx);
     let v = Validator::new(cx, &names, &m.lets);
     let ty = Typer::new(cx, &names, &m.lets);
-    let k = kinematics::Input {
+    let k = input::Input {
         cx,
         names: &names,
         v: &v,
