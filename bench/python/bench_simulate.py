@@ -31,14 +31,14 @@ compared with nonholo's (pasted below from `cargo bench --bench simulate`). If
 present (target: --target, default $CARGO_TARGET_DIR, else the repository's target/), the
 nonholo numbers and the ratios are added. Results go to simulate_results.json.
 
-One session is `cargo bench --bench simulate` followed by this script (it reads the
+One run is `cargo bench --bench simulate` followed by this script (it reads the
 criterion medians that bench just wrote). The machine is shared and noisy, so the table in
-BENCHMARKS.md combines several sessions: each writes its own file (--out), and
+BENCHMARKS.md combines several runs: each writes its own file (--out), and
 `--combine FILE...` merges them into simulate_results.json with, per case, the median
-over the sessions and the per-session ratios, and prints the table.
+over the runs and the per-run ratios, and prints the table.
 
 Usage: python bench_simulate.py [--runs 7] [--variants momenta qdot] [--no-pydy] [--out F]
-       python bench_simulate.py --combine session1.json session2.json ...
+       python bench_simulate.py --combine run1.json run2.json ...
 """
 
 import argparse
@@ -142,57 +142,57 @@ def nonholo_side(target):
 
 
 def combine(paths, out):
-    """Merge session files: medians over the sessions, per-session ratios, a table."""
-    sessions = []
+    """Merge run files: medians over the runs, per-run ratios, a table."""
+    runs = []
     for path in paths:
         with open(path) as f:
-            sessions.append(json.load(f))
+            runs.append(json.load(f))
     med = statistics.median
-    rows = []   # (label, method, t1, steps, rhs evaluations, [s per session], ratio key)
+    rows = []   # (label, method, t1, steps, rhs evaluations, [s per run], ratio key)
     nonholo = {}
-    for run in sessions[0]["nonholo"]["runs"]:
+    for run in runs[0]["nonholo"]["runs"]:
         fn = run["function"]
         times = [next((r.get("criterion_median_s") for r in s["nonholo"]["runs"]
-                       if r["function"] == fn), None) for s in sessions]
+                       if r["function"] == fn), None) for s in runs]
         if None in times:
-            # not timed in every session (NONHOLO_SIMULATE_METHODS=tsit45)
+            # not timed in every run (NONHOLO_SIMULATE_METHODS=tsit45)
             continue
         nonholo[fn] = {k: run[k] for k in ("method", "t1", "steps", "rhs_evaluations",
                                            "jvp_evaluations", "max_rel_energy_drift")}
-        nonholo[fn].update(median_s=med(times), per_session_s=times)
+        nonholo[fn].update(median_s=med(times), per_run_s=times)
         evals = str(run["rhs_evaluations"])
         if run["jvp_evaluations"]:
             evals += f" + {run['jvp_evaluations']} JVPs"
         rows.append(("nonholo `simulate`", run["method"], run["t1"], run["steps"],
                      evals, times, None))
-    # the explicit methods timed in every session: each SymPy time is divided by theirs
+    # the explicit methods timed in every run: each SymPy time is divided by theirs
     bases = [m for m in ("tsit45", "dop853")
              if all(f"{m}_{h}" in nonholo for h in ("10s", "1_7s"))]
     sympy, ratios = {}, {m: {} for m in bases}
-    for variant, entry in sessions[0]["variants"].items():
+    for variant, entry in runs[0]["variants"].items():
         for key, run in entry["runs"].items():
-            times = [s["variants"][variant]["runs"][key]["median_s"] for s in sessions]
+            times = [s["variants"][variant]["runs"][key]["median_s"] for s in runs]
             sympy[f"{variant}/{key}"] = {
                 "rhs": run["rhs"], "t1": run["t1"], "steps": run["steps"],
-                "nfev": run["nfev"], "median_s": med(times), "per_session_s": times,
+                "nfev": run["nfev"], "median_s": med(times), "per_run_s": times,
                 "vs_nonholo_tsit45": run["vs_nonholo_tsit45"]}
             for m in bases:
                 base = [next(r["criterion_median_s"] for r in s["nonholo"]["runs"]
-                             if r["function"] == f"{m}_{run['horizon']}") for s in sessions]
+                             if r["function"] == f"{m}_{run['horizon']}") for s in runs]
                 per = [a / b for a, b in zip(times, base)]
                 ratios[m][f"{variant}/{key}"] = {"median": med(per), "min": min(per),
-                                                 "max": max(per), "per_session": per}
+                                                 "max": max(per), "per_run": per}
             rows.append((f"SymPy `{variant}` + {run['rhs']}", "solve_ivp DOP853",
                          run["t1"], run["steps"], run["nfev"], times, f"{variant}/{key}"))
-    result = {"what": "median over sessions; each session: cargo bench --bench simulate, "
+    result = {"what": "median over runs; each run: cargo bench --bench simulate, "
                       "then bench_simulate.py (see its docstring)",
-              "sessions_n": len(sessions),
+              "runs_n": len(runs),
               "nonholo": nonholo, "sympy": sympy,
               **{f"ratio_to_nonholo_{m}": ratios[m] for m in bases},
-              "sessions": sessions}
+              "runs": runs}
     with open(out, "w") as f:
         json.dump(result, f, indent=1)
-    print(f"wrote {out} ({len(sessions)} sessions)")
+    print(f"wrote {out} ({len(runs)} runs)")
 
     def fmt(sec):
         return f"{sec * 1e3:.2f} ms" if sec < 0.01 else f"{sec * 1e3:.0f} ms"
@@ -224,8 +224,8 @@ def main():
     ap.add_argument("--target", default=os.environ.get("CARGO_TARGET_DIR")
                     or os.path.join(bs.REPO, "target"))
     ap.add_argument("--out", default=os.path.join(HERE, "simulate_results.json"))
-    ap.add_argument("--combine", nargs="+", metavar="SESSION",
-                    help="merge session files into --out and print the table")
+    ap.add_argument("--combine", nargs="+", metavar="RUN",
+                    help="merge run files into --out and print the table")
     args = ap.parse_args()
     if args.combine:
         combine(args.combine, args.out)
