@@ -4,7 +4,6 @@
 
 use super::exprs::Allowed;
 use super::input::{Entries, Input};
-use super::kinematics::Kinematics;
 use super::names::Kind;
 use super::types::Ty;
 use crate::ctxt::nearest;
@@ -56,15 +55,25 @@ pub const COLORS: [(&str, [u8; 3]); 10] = [
     ("yellow", [219, 219, 41]),
 ];
 
-pub fn draw(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<DrawItem>>>) {
+/// The shapes of a `draw { .. }` section, and the names of the bodies, particles and planes
+/// it hides (`hideable` says which names those are).
+#[derive(Default)]
+pub struct Drawing {
+    pub draw: Vec<Draw>,
+    pub hidden: Vec<String>,
+}
+
+pub fn draw(
+    k: &Input,
+    hideable: impl Fn(&str) -> bool,
+    section: Option<Section<Vec<DrawItem>>>,
+) -> Drawing {
+    let mut out = Drawing::default();
     for item in section.map(|s| s.value).unwrap_or_default() {
         let kw = item.kw.to_string();
         if let Some(target) = item.target {
             let name = target.to_string();
-            let known = out.body_of.contains_key(&name)
-                || out.plane_of.contains_key(&name)
-                || out.particles.iter().any(|p| p.name == name);
-            if !known {
+            if !hideable(&name) {
                 k.cx.error_help(
                     target.span(),
                     format!("cannot hide `{name}`: it is not a body, particle or plane"),
@@ -128,6 +137,7 @@ pub fn draw(k: &Input, out: &mut Kinematics, section: Option<Section<Vec<DrawIte
             color,
         });
     }
+    out
 }
 
 /// The name of the declared point `e` is, or an error.

@@ -102,7 +102,17 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         m.holonomic,
     );
     let coordinate_forces = loads::forces(&k, &mut kin, m.forces);
-    draw::draw(&k, &mut kin, m.draw);
+    let drawing = draw::draw(
+        &k,
+        |name| {
+            kin.body_of.contains_key(name)
+                || kin.plane_of.contains_key(name)
+                || kin.particles.iter().any(|p| p.name == name)
+        },
+        m.draw,
+    );
+    kin.draw = drawing.draw;
+    kin.hidden = drawing.hidden;
 
     for d in params.iter().filter_map(|(_, d)| d.as_ref()) {
         v.constant(d);
