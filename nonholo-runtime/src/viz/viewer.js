@@ -515,6 +515,7 @@
 
   var timeLabel = document.getElementById("time"), slider = document.getElementById("slider");
   var playBtn = document.getElementById("play");
+  function label(t) { timeLabel.textContent = t.toFixed(2) + " s / " + t1.toFixed(2) + " s"; }
   function draw() {
     var W = stage.clientWidth, H = stage.clientHeight, dpr = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
@@ -532,7 +533,7 @@
     under.forEach(paint);
     buildItems(pose, cam, 1).forEach(function (it) { paint(it.p); });
     overlay(cam, t, H);
-    timeLabel.textContent = t.toFixed(2) + " s / " + t1.toFixed(2) + " s";
+    label(t);
     if (document.activeElement !== slider) slider.value = String(t);
     playBtn.classList.toggle("playing", state.playing);
     document.body.setAttribute("data-rendered", "1");
@@ -557,7 +558,8 @@
   function request() { if (!pending) { pending = true; window.requestAnimationFrame(frame); } }
   function redraw() { request(); }
   function setPlaying(p) { state.playing = p; last = null; redraw(); }
-  function seek(t) { state.t = Math.min(t1, Math.max(t0, t)); redraw(); }
+  // the label follows at once: a frame may come late (a busy or hidden page)
+  function seek(t) { state.t = Math.min(t1, Math.max(t0, t)); label(state.t); redraw(); }
 
   slider.min = String(t0);
   slider.max = String(t1);
