@@ -50,7 +50,7 @@ pub fn lagrange_terms(
     terms: &[RigidTerm],
 ) -> RigidLagrange {
     let n = q.len();
-    let mut along: HashMap<u32, Id> = q.iter().map(|s| (*s, g.sym(qd[q_index(q, *s)]))).collect();
+    let mut along: HashMap<u32, Id> = q.iter().zip(qd).map(|(s, v)| (*s, g.sym(*v))).collect();
     let one = g.one();
     along.insert(t, one);
     let mut memo = HashMap::default();
@@ -136,10 +136,6 @@ struct Parts {
     a: Vec<Vec<Vec<Id>>>,
     h: Vec<Vec<Id>>,
     p: Vec<Vec<Id>>,
-}
-
-fn q_index(q: &[u32], s: u32) -> usize {
-    q.iter().position(|x| *x == s).unwrap_or(0)
 }
 
 pub fn mat_vec(g: &mut Graph, m: &[[Id; 3]; 3], v: [Id; 3]) -> [Id; 3] {
