@@ -2,6 +2,7 @@
 
 const MODELS: &str = concat!(
     include_str!("../../src/models.rs"),
+    include_str!("../../src/models/diff_drive_robot.rs"),
     include_str!("../../src/models/mobile_manipulator.rs")
 );
 
