@@ -1,0 +1,256 @@
+//! The scene's tests: tracks, set-up and framing, primitives, shadows.
+
+use super::backdrop::hull;
+use super::setup::smooth;
+use super::*;
+use crate::private::doc_models::Unicycle;
+use crate::viz::camera::{add, norm, scale, sub, Camera, View, V3};
+use crate::viz::Animation;
+use crate::{Error, Geometry, Shape, Trajectory};
+
+fn track(t_end: f64, samples: usize) -> (Unicycle, Track) {
+    let u = Unicycle::default();
+    let tr = u
+        .ride(&[0.0, 0.0, 0.0, 0.0, 1.5, 0.5], t_end, samples)
+        .unwrap();
+    let track = Track::from_trajectory(&u, &tr, DEFAULT_MAX_RATE, None).unwrap();
+    (u, track)
+}
+
+#[test]
+fn tracks_thin_fine_and_fill_coarse_trajectories() {
+    // 10 s at 1000 samples per second: thinned to 240 per second
+    let (_, t) = track(10.0, 10_000);
+    assert!(t.len() <= 2401 && t.len() > 2000, "{}", t.len());
+    assert_eq!((t.times[0], *t.times.last().unwrap()), (0.0, 10.0));
+    assert!(t.times.windows(2).all(|w| w[1] > w[0]));
+    // 10 s in 10 samples: filled in to 60 per second
+    let (u, t) = track(10.0, 10);
+    assert_eq!(t.len(), 601);
+    // the filled-in poses are the interpolated states' (Hermite: close to exact)
+    let exact = u.exact(&[0.0, 0.0, 0.0, 0.0, 1.5, 0.5], t.times[35]);
+    let mut p = [[0.0; 3]; 7];
+    u.point_positions(0.0, &exact[..4], &mut p).unwrap();
+    let c = t.pos[35 * t.np + 4];
+    assert!(norm(sub(c, p[4])) < 2e-2, "{c:?} {:?}", p[4]);
+    assert_eq!(
+        (t.np, t.nf, t.pos.len(), t.rot.len()),
+        (7, 3, 601 * 7, 601 * 3)
+    );
+}
+
+#[test]
+fn long_runs_keep_a_bounded_number_of_samples() {
+    let u = Unicycle::default();
+    // 1000 s at 100 samples per second: 100 001 samples, thinned to 50 000
+    let tr = u
+        .ride(&[0.0, 0.0, 0.0, 0.0, 1.5, 0.01], 1000.0, 100_000)
+        .unwrap();
+    let t = Track::from_trajectory(&u, &tr, DEFAULT_MAX_RATE, None).unwrap();
+    assert_eq!(t.len(), 50_001);
+    // 1000 s in 100 samples: filled to 25 per second, not 60
+    let tr = u
+        .ride(&[0.0, 0.0, 0.0, 0.0, 1.5, 0.01], 1000.0, 100)
+        .unwrap();
+    let t = Track::from_trajectory(&u, &tr, DEFAULT_MAX_RATE, None).unwrap();
+    assert_eq!(t.len(), 25_001);
+}
+
+#[test]
+fn spans_and_errors() {
+    let u = Unicycle::default();
+    let tr = u.ride(&[0.0, 0.0, 0.0, 0.0, 1.5, 0.5], 2.0, 200).unwrap();
+    let t = Track::from_trajectory(&u, &tr, 240.0, Some((0.5, 1.0))).unwrap();
+    assert_eq!((t.times[0], *t.times.last().unwrap()), (0.5, 1.0));
+    assert!(matches!(
+        Track::from_trajectory(&u, &tr, 240.0, Some((1.0, 3.0))),
+        Err(Error::InvalidOptions(_))
+    ));
+    let empty = Trajectory::new::<Unicycle>();
+    assert!(matches!(
+        Track::from_trajectory(&u, &empty, 240.0, None),
+        Err(Error::InvalidOptions(_))
+    ));
+    let other = Trajectory::from_names(&["x"], &["v"]);
+    assert!(matches!(
+        Track::from_trajectory(&u, &other, 240.0, None),
+        Err(Error::Dimension { .. })
+    ));
+    assert!(matches!(
+        Track::single(&u, 0.0, &[0.0; 3]),
+        Err(Error::Dimension { .. })
+    ));
+    assert!(matches!(
+        Track::single(&u, 0.0, &[f64::NAN, 0.0, 0.0, 0.0]),
+        Err(Error::NonFinite { .. })
+    ));
+    // q or the whole state
+    assert_eq!(
+        Track::single(&u, 0.0, &[1.0, 2.0, 0.0, 0.0]).unwrap().pos,
+        Track::single(&u, 0.0, &[1.0, 2.0, 0.0, 0.0, 5.0, 6.0])
+            .unwrap()
+            .pos
+    );
+}
+
+#[test]
+fn poses_interpolate_between_samples() {
+    let (_, t) = track(1.0, 10);
+    let mut pose = Pose::default();
+    t.pose_at(t.times[3], &mut pose);
+    assert_eq!(pose.pos[..], t.pos[3 * t.np..4 * t.np]);
+    let mid = 0.5 * (t.times[3] + t.times[4]);
+    t.pose_at(mid, &mut pose);
+    let (a, b) = (t.pos[3 * t.np + 4], t.pos[4 * t.np + 4]);
+    assert!(norm(sub(pose.pos[4], scale(add(a, b), 0.5))) < 1e-12);
+    // orientations stay (nearly) rotations
+    for r in &pose.rot {
+        for col in [0, 1, 2].map(|c| [r[0][c], r[1][c], r[2][c]]) {
+            assert!((norm(col) - 1.0).abs() < 1e-12);
+        }
+    }
+    // clamped outside
+    t.pose_at(-1.0, &mut pose);
+    assert_eq!(pose.pos[..], t.pos[..t.np]);
+}
+
+#[test]
+fn setup_frames_and_follows() {
+    let (u, t) = track(10.0, 1000);
+    let s = setup(&u, &t, &Animation::default()).unwrap();
+    // the unicycle is about 1.1 m tall; its 10 s ride spans a 6 m circle: followed
+    assert!(s.size > 1.0 && s.size < 2.0, "{}", s.size);
+    assert!(s.follow);
+    assert_eq!(s.up, [0.0, 0.0, 1.0]);
+    assert_eq!(s.shapes.len(), u.scene().len());
+    // a short ride is shown whole
+    let (u, t) = track(0.5, 50);
+    let s = setup(&u, &t, &Animation::default()).unwrap();
+    assert!(!s.follow);
+    // bad shapes and unknown trail points are errors
+    let bad = Animation::default().shape(Shape::Dot {
+        point: 7,
+        color: [0; 3],
+    });
+    assert!(matches!(setup(&u, &t, &bad), Err(Error::InvalidOptions(_))));
+    let bad = Animation::default().shape(Shape::Disk {
+        center: 0,
+        frame: 3,
+        normal: [0.0, 0.0, 1.0],
+        radius: 1.0,
+        color: [0; 3],
+    });
+    assert!(matches!(setup(&u, &t, &bad), Err(Error::InvalidOptions(_))));
+    let bad = Animation::default().shape(Shape::Sphere {
+        center: 0,
+        radius: -1.0,
+        color: [0; 3],
+    });
+    assert!(matches!(setup(&u, &t, &bad), Err(Error::InvalidOptions(_))));
+    let bad = Animation::default().trail("nowhere", [0; 3]);
+    assert!(matches!(
+        setup(&u, &t, &bad),
+        Err(Error::UnknownName { .. })
+    ));
+}
+
+#[test]
+fn primitives_are_sorted_far_to_near_and_culled() {
+    let (u, t) = track(1.0, 100);
+    let s = setup(&u, &t, &Animation::default()).unwrap();
+    let mut pose = Pose::default();
+    t.pose_at(0.3, &mut pose);
+    let cam = Camera::new(&s.view_at(&t, 0.3), 800.0, 600.0);
+    let items = primitives(&s, &pose, &cam, 1.0);
+    assert!(items.list.windows(2).all(|w| w[0].0 >= w[1].0));
+    let polys = items
+        .list
+        .iter()
+        .filter(|(_, p)| matches!(p, Prim::Poly { .. }))
+        .count();
+    // the ellipsoid's 288 faces, the cylinder's 22 and the box's 6: about half face us
+    assert!(polys > 110 && polys < 210, "{polys}");
+    assert!(items.list.iter().any(|(_, p)| matches!(p, Prim::Group(_))));
+    assert!(items
+        .list
+        .iter()
+        .any(|(_, p)| matches!(p, Prim::Ball { .. })));
+    let mut lines = Vec::new();
+    grid_lines(&s, &pose, &cam, s.view_at(&t, 0.3).target, 1.0, &mut lines);
+    assert!(lines.len() > 50);
+}
+
+#[test]
+fn hulls_and_shadows() {
+    let square = vec![
+        [0.0, 0.0],
+        [1.0, 0.0],
+        [0.5, 0.5],
+        [1.0, 1.0],
+        [0.0, 1.0],
+        [0.2, 0.7],
+        [1.0, 0.0],
+    ];
+    assert_eq!(
+        hull(square),
+        vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+    );
+    assert_eq!(hull(vec![[1.0, 2.0], [1.0, 2.0]]), vec![[1.0, 2.0]]);
+    // the unicycle's shadows: wheel, hub, saddle, torso (hulls), head (a disc), fork
+    // (a band), all on the ground
+    let (u, t) = track(1.0, 100);
+    let s = setup(&u, &t, &Animation::default()).unwrap();
+    let mut pose = Pose::default();
+    t.pose_at(0.5, &mut pose);
+    let view = s.view_at(&t, 0.5);
+    let cam = Camera::new(&view, 800.0, 600.0);
+    let mut out = Vec::new();
+    shadows(&s, &pose, &cam, &mut out);
+    let polys = out
+        .iter()
+        .filter(|p| matches!(p, Prim::Shadow { .. }))
+        .count();
+    assert_eq!((polys, out.len()), (5, 6));
+    // seen from below the ground, none
+    let below = Camera::new(&View { el: -0.3, ..view }, 800.0, 600.0);
+    out.clear();
+    shadows(&s, &pose, &below, &mut out);
+    assert!(out.is_empty());
+}
+
+#[test]
+fn framing_fits_the_model_in_the_picture() {
+    for (t_end, follow) in [(10.0, true), (0.5, false)] {
+        let (u, t) = track(t_end, 100);
+        let s = setup(&u, &t, &Animation::default()).unwrap();
+        assert_eq!(s.follow, follow);
+        let mut pose = Pose::default();
+        let mut widest = 0.0f64;
+        for k in 0..=20 {
+            let time = t_end * k as f64 / 20.0;
+            t.pose_at(time, &mut pose);
+            let cam = Camera::new(&s.view_at(&t, time), 800.0, 600.0);
+            // every drawn point (and the disk's top) inside the picture, with a margin
+            for p in [1, 2, 3, 4, 5, 6] {
+                let q = cam.project(pose.pos[p]);
+                let off = ((q[0] - 400.0).abs() / 300.0).max((q[1] - 300.0).abs() / 300.0);
+                assert!(off < 0.9, "point {p} at t = {time}: {q:?}");
+                widest = widest.max(off);
+            }
+        }
+        // and not lost in the middle either
+        assert!(widest > 0.4, "{widest}");
+    }
+}
+
+#[test]
+fn smoothing_averages_within_the_window() {
+    let times: Vec<f64> = (0..=10).map(|i| i as f64 * 0.1).collect();
+    let values: Vec<V3> = times.iter().map(|&t| [t, 0.0, 1.0]).collect();
+    let s = smooth(&times, &values, 0.25);
+    // interior: symmetric window, the mean of a linear function is its middle value
+    assert!((s[5][0] - 0.5).abs() < 1e-12 && s[5][2] == 1.0);
+    // at the ends the window narrows: no lag
+    assert!(s[0][0].abs() < 1e-12 && (s[10][0] - 1.0).abs() < 1e-12);
+    assert!((s[1][0] - 0.1).abs() < 1e-12);
+}
