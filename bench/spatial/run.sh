@@ -4,6 +4,8 @@
 #   chain N: a thin disk rolling on the ground with N links hanging from its centre, each
 #            turned about two axes relative to the one before (2N + 5 coordinates,
 #            2 rolling constraints, N + 1 bodies);
+#   rigidchain N: the same chain with ordinary rigid links (boxes: three distinct principal
+#            moments, products of inertia, the centre of mass off the link's axis);
 #   tree N:  the same links as two chains of N/2 from the disk's centre;
 #   manipulator N: `models::MobileManipulator`'s base (two drive wheels and a castor,
 #            5 rolling rows) with an arm of N joints and joint-torque inputs (N + 7
@@ -17,12 +19,12 @@
 #
 #   bash bench/spatial/run.sh [N...]          (default: 2 4 6 8 10 12)
 #   ... | python3 bench/spatial/fit.py         (the growth exponents of build and rhs)
-#   FAMILIES="chain tree manipulator" (default all three); PROFILES="release dev" (default release)
+#   FAMILIES="chain rigidchain tree manipulator" (default all four); PROFILES="release dev" (default release)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${SPATIAL_DIR:-$root/target/spatial-bench}
 sizes=${*:-2 4 6 8 10 12}
-families=${FAMILIES:-chain tree manipulator}
+families=${FAMILIES:-chain rigidchain tree manipulator}
 profiles=${PROFILES:-release}
 mkdir -p "$work/src/bin" "$work/models"
 # shellcheck source=../downstream.sh
@@ -34,7 +36,7 @@ echo 'fn main() {}' > "$work/src/main.rs"
   | grep '^|')
 for f in $families; do
   for n in $sizes; do
-    name=$(echo "$f" | sed 's/^./\U&/')$n
+    name=$(echo "$f" | sed 's/^./\U&/; s/chain$/Chain/')$n
     cat > "$work/src/bin/$f$n.rs" <<RS
 use nonholo::prelude::*;
 

@@ -16,6 +16,9 @@ use std::time::Instant;
 pub(crate) enum Family {
     /// One chain of `n` links from the disk's centre.
     Chain,
+    /// The chain with ordinary rigid links: boxes with three distinct principal moments,
+    /// products of inertia in the link's frame and the centre of mass off the link's axis.
+    RigidChain,
     /// Two chains of `n / 2` links (the second `n - n / 2`) from the disk's centre.
     Tree,
     /// `models::MobileManipulator`'s base (two drive wheels, a castor) with an arm of `n`
@@ -114,7 +117,7 @@ pub(crate) fn spatial(n: usize, family: Family) -> String {
         coords.join(", ")
     );
     let split = match family {
-        Family::Chain => usize::MAX,
+        Family::Chain | Family::RigidChain => usize::MAX,
         Family::Tree | Family::Manipulator => n / 2,
     };
     let (mut prev, mut frame) = ("C".to_string(), "L".to_string());
@@ -122,14 +125,28 @@ pub(crate) fn spatial(n: usize, family: Family) -> String {
         if i > 1 && i == split.saturating_add(1) {
             (prev, frame) = ("C".to_string(), "L".to_string());
         }
-        let _ = writeln!(
-            s,
-            "frame K{i} = {frame}.rotate(x, a{i}).rotate(y, b{i});\n\
-             point G{i} = {prev} - 0.5 * l * K{i}.z;\n\
-             point J{i} = {prev} - l * K{i}.z;\n\
-             body link{i} {{ frame: K{i}, center: G{i}, mass: ml,\n    \
-             inertia: inertia(K{i}, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }}"
-        );
+        if family == Family::RigidChain {
+            // a box 0.3 x 0.1 x 0.04 (l, w, d) whose principal axes are turned slightly
+            // from the link's frame, its centre off the axis
+            let _ = writeln!(
+                s,
+                "frame K{i} = {frame}.rotate(x, a{i}).rotate(y, b{i});\n\
+                 point G{i} = {prev} + K{i}[0.01, -0.005, -0.5 * l];\n\
+                 point J{i} = {prev} - l * K{i}.z;\n\
+                 body link{i} {{ frame: K{i}, center: G{i}, mass: ml,\n    \
+                 inertia: inertia(K{i}, ml * (l * l + 0.0016) / 12.0, ml * (l * l + 0.01) / 12.0, \
+                 ml * 0.0116 / 12.0, 0.00002, -0.00001, 0.00003) }}"
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "frame K{i} = {frame}.rotate(x, a{i}).rotate(y, b{i});\n\
+                 point G{i} = {prev} - 0.5 * l * K{i}.z;\n\
+                 point J{i} = {prev} - l * K{i}.z;\n\
+                 body link{i} {{ frame: K{i}, center: G{i}, mass: ml,\n    \
+                 inertia: inertia(K{i}, ml * l * l / 12.0, ml * l * l / 12.0, 0.001 * ml * l * l) }}"
+            );
+        }
         prev = format!("J{i}");
         frame = format!("K{i}");
     }
@@ -152,7 +169,12 @@ pub(crate) fn source(name: &str, n: usize, family: Family) -> String {
 
 #[test]
 fn small_spatial_models_expand_without_errors() {
-    for family in [Family::Chain, Family::Tree, Family::Manipulator] {
+    for family in [
+        Family::Chain,
+        Family::RigidChain,
+        Family::Tree,
+        Family::Manipulator,
+    ] {
         let out = expand(source("S", 2, family).parse().expect("tokens")).to_string();
         assert!(!out.contains("compile_error"), "{family:?}: {out}");
     }
@@ -169,7 +191,12 @@ fn spatial_expansion_growth() {
     println!("| N | coordinates | family | expansion (s) | emitted (kB) |");
     println!("| --- | --- | --- | --- | --- |");
     for &n in &sizes {
-        for family in [Family::Chain, Family::Tree, Family::Manipulator] {
+        for family in [
+            Family::Chain,
+            Family::RigidChain,
+            Family::Tree,
+            Family::Manipulator,
+        ] {
             let name = format!("{family:?}{n}");
             let src = source(&name, n, family);
             let start = Instant::now();
@@ -232,7 +259,12 @@ fn body_wise_terms_equal_derivatives_of_t() {
         .filter(|(_, src)| src.contains("body ") || src.contains("particle"))
         .collect();
     for n in [1, 3] {
-        for family in [Family::Chain, Family::Tree, Family::Manipulator] {
+        for family in [
+            Family::Chain,
+            Family::RigidChain,
+            Family::Tree,
+            Family::Manipulator,
+        ] {
             models.push((format!("{family:?}{n}"), source("S", n, family)));
         }
     }
@@ -272,5 +304,42 @@ fn body_wise_terms_equal_derivatives_of_t() {
                 );
             }
         }
+    }
+}
+
+/// rustc runs a proc macro on its main thread, whose stack is 8 MiB: every size of the
+/// rigid chain must expand within it to a model or to the spanned "too large" error, never
+/// an overflow (`NONHOLO_SPATIAL_N=12,16,20,24`; run it in release).
+#[test]
+#[ignore]
+fn rigid_chain_expands_within_rustcs_stack() {
+    let sizes: Vec<usize> = std::env::var("NONHOLO_SPATIAL_N")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![12, 16, 20, 24]);
+    for n in sizes {
+        let src = source("RigidChain", n, Family::RigidChain);
+        let out = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let start = Instant::now();
+                let out = expand(src.parse().expect("tokens")).to_string();
+                (out, start.elapsed().as_secs_f64())
+            })
+            .expect("thread")
+            .join()
+            .expect("expansion");
+        let (out, secs) = out;
+        let outcome = if !out.contains("compile_error") {
+            "a model"
+        } else if out.contains("too large for the symbolic engine") {
+            "the \"too large\" error"
+        } else {
+            panic!("N = {n}: an error other than \"too large\": {out}")
+        };
+        println!(
+            "N = {n}: {outcome} in {secs:.2} s, {:.0} kB",
+            out.len() as f64 / 1e3
+        );
     }
 }

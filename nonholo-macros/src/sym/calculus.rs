@@ -83,6 +83,44 @@ impl Graph {
         cost
     }
 
+    /// The nodes under `root` that `pending` accepts (`root` itself included if accepted),
+    /// each once, operands before the nodes built on them; the walk follows atom
+    /// definitions and stops at nodes `pending` rejects.
+    ///
+    /// The memoized recursions over the graph ([`diff`](Self::diff),
+    /// [`subst`](Self::subst), [`eval`](Self::eval), [`directional`](Self::directional))
+    /// first run over this order, so that each node's operands are in the memo when it is
+    /// computed: their own recursion then goes one level deep, however deep the model's
+    /// graph (a chain of links nests its atoms once per link), and never overflows the
+    /// compiler's stack.
+    pub fn postorder(&self, root: Id, mut pending: impl FnMut(&Graph, Id) -> bool) -> Vec<Id> {
+        let mut order = Vec::new();
+        if !pending(self, root) {
+            return order;
+        }
+        let mut seen = super::HashSet::default();
+        seen.insert(root);
+        // (node, operands pushed)
+        let mut stack = vec![(root, false)];
+        let mut operands = Vec::new();
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                order.push(id);
+                continue;
+            }
+            stack.push((id, true));
+            operands.clear();
+            self.push_operands(id, &mut operands);
+            for &c in operands.iter().rev() {
+                if !seen.contains(&c) && pending(self, c) {
+                    seen.insert(c);
+                    stack.push((c, false));
+                }
+            }
+        }
+        order
+    }
+
     fn push_operands(&self, id: Id, stack: &mut Vec<Id>) {
         if let Node::Sym(s) = self.node(id) {
             if let Some(def) = self.definition(*s) {
@@ -100,6 +138,18 @@ impl Graph {
         if let Some(d) = self.diff_memo_get(e, s) {
             return d;
         }
+        let order = self.postorder(e, |g, id| {
+            g.depends_on(id, s) && g.diff_memo_get(id, s).is_none()
+        });
+        let mut d = self.zero();
+        for id in order {
+            d = self.diff_node(id, s);
+        }
+        d
+    }
+
+    /// `d e / d s` for one node whose operands' derivatives are memoized.
+    fn diff_node(&mut self, e: Id, s: u32) -> Id {
         let d = match self.node(e).clone() {
             Node::Num(_) => self.zero(),
             Node::Sym(x) => {
@@ -259,6 +309,24 @@ impl Graph {
         if let Some(r) = memo.get(&e) {
             return *r;
         }
+        let order = self.postorder(e, |g, id| {
+            g.depends_on_any(id, keys) && !memo.contains_key(&id)
+        });
+        let mut r = e;
+        for id in order {
+            r = self.subst_node(id, map, keys, memo);
+        }
+        r
+    }
+
+    /// [`subst`](Self::subst) of one node whose operands are in `memo`.
+    fn subst_node(
+        &mut self,
+        e: Id,
+        map: &HashMap<u32, Id>,
+        keys: &[u32],
+        memo: &mut HashMap<Id, Id>,
+    ) -> Id {
         let r = match self.node(e).clone() {
             Node::Num(_) => e,
             Node::Sym(s) => match (map.get(&s), self.definition(s)) {
@@ -308,6 +376,15 @@ impl Graph {
         if let Some(v) = memo.get(&e) {
             return *v;
         }
+        let mut v = f64::NAN;
+        for id in self.postorder(e, |_, id| !memo.contains_key(&id)) {
+            v = self.eval_node(id, env, memo);
+        }
+        v
+    }
+
+    /// [`eval`](Self::eval) of one node whose operands are in `memo`.
+    fn eval_node(&self, e: Id, env: &[f64], memo: &mut HashMap<Id, f64>) -> f64 {
         let v = match self.node(e) {
             Node::Num(n) => n.to_f64(),
             Node::Sym(s) => match self.definition(*s) {
@@ -501,6 +578,24 @@ impl Graph {
         if !self.depends_on_any(e, &keys) {
             return self.zero();
         }
+        let order = self.postorder(e, |g, id| {
+            g.depends_on_any(id, &keys) && !memo.contains_key(&id)
+        });
+        let mut d = self.zero();
+        for id in order {
+            d = self.directional_node(id, dirs, &keys, memo);
+        }
+        d
+    }
+
+    /// [`directional`](Self::directional) of one node whose operands are in `memo`.
+    fn directional_node(
+        &mut self,
+        e: Id,
+        dirs: &HashMap<u32, Id>,
+        keys: &[u32],
+        memo: &mut HashMap<Id, Id>,
+    ) -> Id {
         let d = match self.node(e).clone() {
             Node::Num(_) => self.zero(),
             Node::Sym(s) => {
@@ -525,7 +620,7 @@ impl Graph {
             Node::Mul(fs) => {
                 let mut parts = Vec::with_capacity(fs.len());
                 for (i, (b, ex)) in fs.iter().enumerate() {
-                    if !self.depends_on_any(*b, &keys) {
+                    if !self.depends_on_any(*b, keys) {
                         continue;
                     }
                     let db = self.directional(*b, dirs, memo);

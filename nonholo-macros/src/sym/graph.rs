@@ -666,7 +666,9 @@ impl Graph {
                         None => fs.push((nb, e32)),
                     }
                 }
-                Node::Add(..) => expand.push((b, e)),
+                // A power of a sum too long to expand stays a factor: multiplying it
+                // through `mul` would come back here with the same factor, forever.
+                Node::Add(..) if self.expands(b, e) => expand.push((b, e)),
                 _ => fs.push((b, e32)),
             }
         }
@@ -709,11 +711,18 @@ impl Graph {
         }
     }
 
+    /// Whether `s^e` (a sum, `e > 0`) expands within [`EXPANSION_LIMIT`] terms.
+    fn expands(&self, s: Id, e: i64) -> bool {
+        let n = self.terms_of(s).1.len() + 1;
+        (n as f64).powi(e.min(64) as i32) <= EXPANSION_LIMIT as f64
+    }
+
     /// A positive power of a sum, expanded unless that exceeds [`EXPANSION_LIMIT`] terms.
     fn pow_sum(&mut self, s: Id, e: i64) -> Id {
-        let n = self.terms_of(s).1.len() + 1;
-        let est = (n as f64).powi(e.min(64) as i32);
-        if est > EXPANSION_LIMIT as f64 {
+        if e == 1 {
+            return s;
+        }
+        if !self.expands(s, e) {
             return self.intern(Node::Mul(vec![(s, e as i32)].into_boxed_slice()));
         }
         let mut acc = s;

@@ -210,3 +210,23 @@ fn construction_is_deterministic() {
     };
     assert_eq!(build_all(), build_all());
 }
+
+/// A power of a sum too long to expand, multiplied by a monomial, stays a product (it
+/// once went round `mul` and `build_mul` until the stack overflowed: the rigid chain of
+/// 16 links).
+#[test]
+fn unexpandable_power_of_a_sum_times_a_monomial_terminates() {
+    let long: Vec<String> = (0..70).map(|i| format!("x{i}")).collect();
+    let src = format!("y * ({}).powi(2)", long.join(" + "));
+    let out = simp(&src);
+    assert!(out.starts_with("y*(") && out.ends_with(")^2"), "{out}");
+    let src = format!(
+        "2 * y * sqrt(z).powi(2) * ({}).powi(2) * y",
+        long.join(" + ")
+    );
+    let out = simp(&src);
+    assert!(
+        out.starts_with("2*y^2*z*(") && out.ends_with(")^2"),
+        "{out}"
+    );
+}
