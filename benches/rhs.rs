@@ -17,7 +17,7 @@
 //! (`target/criterion/<group>/<function>/new/estimates.json`).
 
 // The tests' SplitMix64 (reproducible random states).
-#[path = "../tests/common/rng.rs"]
+#[path = "../tests/suite/common/rng.rs"]
 #[allow(dead_code)]
 mod rng;
 

@@ -1,6 +1,6 @@
 //! The hand-written right-hand sides `benches/rhs.rs` times against the generated ones:
 //! each transcribes a paper's printed first-order system (misprints corrected as in
-//! `tests/common/systems/*.rs` and `../shared/papers/ERRATA.md`) the way an expert writes an
+//! `tests/suite/common/systems/*.rs` and `../shared/papers/ERRATA.md`) the way an expert writes an
 //! rhs by hand — plain `f64`, fixed-size arrays, no allocation, every sine and cosine once,
 //! the obvious cancellations done, the small linear systems solved by Cramer's rule or an
 //! unrolled LDL^T — and reads the parameters from the model struct on every call, as the

@@ -4,7 +4,7 @@
 //! while fixed RK4 substeps of `rhs_u_generic` advance the model. No heap, no `std`.
 //!
 //! Compiled into the `#![no_std]` check crate (CI builds it with its own panic handler) and
-//! included by `tests/no_std_ride.rs`, which runs it against the `f64` closed loop.
+//! included by `tests/suite/no_std_ride.rs`, which runs it against the `f64` closed loop.
 
 use nonholo::models::{WhippleBicycle, WhippleBicycleOf};
 use nonholo::{Error, Model};

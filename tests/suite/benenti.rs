@@ -2,9 +2,7 @@
 //! systems (9.5, 9.18; the skate's system after 9.1) at random states, exact solutions,
 //! and energy conservation.
 
-#[path = "common/rng.rs"]
-#[allow(dead_code)]
-mod rng;
+use crate::common::rng;
 
 use nonholo::models::{CoaxialDisks, ParallelPoints, Skate, VerticalDisk};
 use nonholo::prelude::*;

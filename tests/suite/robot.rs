@@ -7,7 +7,7 @@ use nonholo::prelude::*;
 
 use nonholo::models::DiffDriveRobot as DiffDrive;
 
-mod common;
+use crate::common;
 use common::rng::SplitMix64;
 
 #[test]

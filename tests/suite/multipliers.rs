@@ -3,7 +3,7 @@
 //! states on the constraint manifold, reaction forces against Newton's law, and
 //! trajectories against the first method (Gibbs–Appell) for all eight worked systems.
 
-mod common;
+use crate::common;
 use common::oracle::{self, qdd_multipliers, System};
 use common::rng::SplitMix64;
 use common::systems as p;

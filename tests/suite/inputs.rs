@@ -11,7 +11,7 @@ use nonholo::models::{
 use nonholo::num_dual::Dual64;
 use nonholo::prelude::*;
 
-mod common;
+use crate::common;
 use common::rng::SplitMix64;
 
 /// A rolling disk carrying a pendulum, driven at every kind of load site: a pedalling

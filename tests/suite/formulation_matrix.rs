@@ -299,7 +299,7 @@ fn every_system_every_formulation() {
     );
 }
 
-mod common;
+use crate::common;
 
 /// One model's `rhs`, `rhs_jvp` and `energy` at three fixed pseudo-random states: a row
 /// per call (NaN where the call returns an error).

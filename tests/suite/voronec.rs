@@ -9,9 +9,7 @@
 //! term of eq. (21): a skate with a driven blade (dalpha/d dot(q) depending on t) and a
 //! nonlinear rheonomic constraint whose alpha and T contain the dependent coordinate.
 
-#[path = "common/rng.rs"]
-#[allow(dead_code)]
-mod rng;
+use crate::common::rng;
 
 use nonholo::prelude::*;
 use rng::SplitMix64;

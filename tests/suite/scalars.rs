@@ -4,7 +4,7 @@
 //! conserves energy to single precision, and in dual numbers gives trajectory
 //! sensitivities.
 
-mod common;
+use crate::common;
 
 use common::rng::SplitMix64;
 use nonholo::models::{

@@ -8,7 +8,7 @@ use nonholo::models::{RollingDisk3d, WhippleBicycle};
 use nonholo::prelude::*;
 use nonholo::Shape;
 
-mod common;
+use crate::common;
 use common::rng::SplitMix64;
 
 nonholonomic! {

@@ -3,7 +3,7 @@
 //! a lean-rate kick and follows the `f64` closed loop of `simulate_controlled` with the
 //! same gain to `f32` accuracy.
 
-#[path = "../ci/no_std/src/ride.rs"]
+#[path = "../../ci/no_std/src/ride.rs"]
 mod ride;
 
 use nonholo::control::{discretize, dlqr};

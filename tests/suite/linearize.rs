@@ -4,7 +4,7 @@
 //! exact Jacobians and input matrices of the library models against central differences,
 //! the error cases, and the eigenvalue solver on matrices that hang uncapped QR.
 
-mod common;
+use crate::common;
 
 use common::rng::SplitMix64;
 use nonholo::models::{PendulumSkate, RollingDisk3d, RollingDiskPendulum, Skate, VerticalDisk};

@@ -1,7 +1,7 @@
 //! Adaptive integration with diffsol against exact solutions.
 #![cfg(feature = "diffsol")]
 
-mod common;
+use crate::common;
 
 use common::{BlowUp, KnifeEdgeMultipliers, Oscillator, Unicycle};
 use nonholo_runtime::{simulate, Error, Method, Options};

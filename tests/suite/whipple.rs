@@ -6,7 +6,7 @@
 // Table 2 is kept digit for digit as printed.
 #![allow(clippy::excessive_precision)]
 
-mod common;
+use crate::common;
 
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
@@ -33,7 +33,7 @@ fn matrix(json: &str, key: &str) -> [[f64; 2]; 2] {
 }
 
 fn benchmark() -> Benchmark {
-    let json = include_str!("data/meijaard2007.json");
+    let json = include_str!("../data/meijaard2007.json");
     Benchmark {
         m: matrix(json, "M"),
         c1: matrix(json, "C1"),

@@ -1,6 +1,6 @@
 //! `rk4_step` must not touch the heap (a counting global allocator checks it).
 
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

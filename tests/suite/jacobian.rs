@@ -1,7 +1,7 @@
 //! The exact Jacobian-vector products of the generated models against central finite
 //! differences of `rhs` (which agree to ~1e-8 relative at these step sizes).
 
-mod common;
+use crate::common;
 use common::rng::SplitMix64;
 use nonholo::models::*;
 use nonholo::prelude::*;

@@ -4,7 +4,7 @@
 //! the rate of change of `energy` along the flow, for stationary and rheonomic systems and
 //! all formulations; plus Boltzmann–Hamel's split of eq. (20).
 
-mod common;
+use crate::common;
 use common::rng::SplitMix64;
 use nonholo::models::*;
 use nonholo::prelude::*;

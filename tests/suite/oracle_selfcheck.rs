@@ -1,10 +1,10 @@
-//! Self-check of the independent oracle (tests/common/oracle/) and of the transcribed
-//! worked examples (tests/common/systems/): the oracle on systems with known answers, then
+//! Self-check of the independent oracle (tests/suite/common/oracle/) and of the transcribed
+//! worked examples (tests/suite/common/systems/): the oracle on systems with known answers, then
 //! one generic check run over the table of paper systems, each supplying its printed
 //! equations and paper-specific checks through `PaperSystem`. Run with `-- --nocapture` to
 //! see the measured agreement numbers.
 
-mod common;
+use crate::common;
 use common::oracle::known::*;
 use common::oracle::*;
 use common::rng::SplitMix64;

@@ -8,7 +8,7 @@
 //! the oracle's `hamel_residual`, and inside the macro crate on the symbolic split
 //! (`mechanics::boltzmann_hamel::tests`).
 
-mod common;
+use crate::common;
 use common::oracle::{hamel_residual, rel_err, System};
 use common::rng::SplitMix64;
 use common::systems as p;

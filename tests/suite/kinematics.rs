@@ -1,7 +1,7 @@
 //! The 3D layer against hand-derived scalar models: T, V and the constraints written by
 //! hand must give the same equations (rhs at random states to 1e-12) and trajectories.
 
-mod common;
+use crate::common;
 
 use common::rng::SplitMix64;
 use nonholo::prelude::*;

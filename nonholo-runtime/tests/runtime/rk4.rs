@@ -1,6 +1,6 @@
 //! Fixed-step RK4 and the Trajectory API (no diffsol needed).
 
-mod common;
+use crate::common;
 
 use common::{BlowUp, KnifeEdgeMultipliers, Oscillator, Unicycle};
 use nonholo_runtime::{integrate_rk4, rk4_step, Error, Model, Trajectory};

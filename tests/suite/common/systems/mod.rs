@@ -61,7 +61,7 @@ pub type PrintedRhs<S> = fn(&S, f64, &[f64]) -> Vec<f64>;
 /// Printed equations in Talamucci's layout, `coef . etadot + rest = 0`: (coef, rest).
 pub type PrintedEquations = (Vec<Vec<f64>>, Vec<f64>);
 
-/// A worked example as `tests/oracle_selfcheck.rs` checks it: the generic checks (constraints,
+/// A worked example as `tests/suite/oracle_selfcheck.rs` checks it: the generic checks (constraints,
 /// printed systems and the core equation against the oracle, speeds, Talamucci's (17),
 /// energy balance) run on every system of the table, in this order, with the hooks below
 /// supplying what differs between papers.

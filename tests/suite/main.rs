@@ -1,0 +1,35 @@
+//! The integration tests, one binary with a module per topic (one link of the library and
+//! its models instead of one per file). `common/` is the shared support: an independent
+//! physics oracle (no macro), the papers' worked examples written by hand, the RNG.
+//!
+//! `cargo test --test suite MODULE::` runs one topic, e.g. `cargo test --test suite whipple::`.
+
+mod common;
+
+mod benenti;
+mod boltzmann_hamel;
+mod energy_balance;
+mod ensemble;
+mod events;
+mod formulation_matrix;
+mod geometry;
+mod inputs;
+mod jacobian;
+mod kinematics;
+mod linearize;
+mod methods;
+mod multipliers;
+mod no_alloc;
+mod no_std_ride;
+mod oracle_selfcheck;
+mod papers;
+mod rhs_errors;
+mod robot;
+mod scalars;
+mod spatial;
+mod speed_choices;
+mod stiff;
+mod sympy_reference;
+mod viz_browser;
+mod voronec;
+mod whipple;
