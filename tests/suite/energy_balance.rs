@@ -8,18 +8,7 @@ use crate::common;
 use common::rng::SplitMix64;
 use nonholo::models::*;
 use nonholo::prelude::*;
-
-nonholo::pendulum_skate_model! {
-    /// Talamucci 3.1 through Boltzmann–Hamel, with its split of eq. (20).
-    pub struct BikeBh;
-    speeds {
-        eta1 = (cos(phi) * dot(x_c) + sin(phi) * dot(y_c)) / rho;
-        eta2 = (-sin(phi) * dot(x_c) + cos(phi) * dot(y_c)) / rho;
-        eta3 = dot(theta);
-        eta4 = dot(theta1);
-    }
-    formulation = boltzmann_hamel;
-}
+use nonholo_test_models::energy_balance::*;
 
 fn bike_bh() -> BikeBh {
     BikeBh::default().with_c_phi(0.2).with_c_th1(0.3)

@@ -10,6 +10,7 @@ use common::rng::SplitMix64;
 use nonholo::models::{PendulumSkate, RollingDisk3d, RollingDiskPendulum, Skate, VerticalDisk};
 use nonholo::prelude::*;
 use nonholo::Linearization;
+use nonholo_test_models::linearize::*;
 
 /// `|a - b| <= tol (1 + |b|)`.
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -38,16 +39,6 @@ fn assert_a(lin: &Linearization, want: &[&[f64]], tol: f64, what: &str) -> f64 {
 
 // ---------------------------------------------------------------------------------------
 // 1. The simple pendulum
-
-nonholonomic! {
-    /// A point mass on a massless rod, a torque `tau` at the pivot.
-    pub struct Pendulum;
-    parameters { m = 2.0, l = 1.5, g = 9.81, tau = 0.0 }
-    coordinates { theta }
-    kinetic_energy = 0.5 * m * l * l * dot(theta).powi(2);
-    potential_energy = -m * g * l * cos(theta);
-    forces { theta: tau }
-}
 
 #[test]
 fn simple_pendulum_bottom_and_top() {
@@ -96,18 +87,6 @@ fn simple_pendulum_bottom_and_top() {
 
 // ---------------------------------------------------------------------------------------
 // 2. The Cartesian pendulum: y is set by the length constraint
-
-nonholo::nonholonomic! {
-    /// A pendulum in Cartesian coordinates under gravity `g` tilted by `alpha` from -y:
-    /// the force is `m g (sin alpha, -cos alpha)`, so it hangs at `l (sin alpha, -cos alpha)`.
-    pub struct TiltedPendulum;
-    parameters { m = 1.3, l = 1.5, g = 9.81, alpha = 0.3 }
-    coordinates { x, y }
-    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2));
-    potential_energy = -m * g * sin(alpha) * x + m * g * cos(alpha) * y;
-    holonomic(y) { x * x + y * y == l * l; }
-    dependent { y }
-}
 
 /// The hanging equilibrium of the tilted pendulum.
 fn hanging(p: &TiltedPendulum) -> [f64; 3] {
@@ -347,18 +326,6 @@ fn rolling_disk_critical_speed() {
 
 // ---------------------------------------------------------------------------------------
 // 4. The Chaplygin sleigh
-
-nonholonomic! {
-    /// Chaplygin's sleigh: blade at the contact point (x, y), heading th, the mass centre
-    /// a distance `a` ahead of the blade, `i_c` the moment of inertia about it.
-    pub struct Sleigh;
-    parameters { m = 2.0, a = 0.4, i_c = 0.3 }
-    coordinates { x, y, th }
-    kinetic_energy = 0.5 * m * ((dot(x) - a * sin(th) * dot(th)).powi(2)
-        + (dot(y) + a * cos(th) * dot(th)).powi(2)) + 0.5 * i_c * dot(th).powi(2);
-    constraints { -sin(th) * dot(x) + cos(th) * dot(y) == 0.0; }
-    speeds { v = cos(th) * dot(x) + sin(th) * dot(y); w = dot(th); }
-}
 
 #[test]
 fn chaplygin_sleigh_straight_motion() {

@@ -1,6 +1,8 @@
 //! The integration tests, one binary with a module per topic (one link of the library and
 //! its models instead of one per file). `common/` is the shared support: an independent
 //! physics oracle (no macro), the papers' worked examples written by hand, the RNG.
+//! The models are in `tests/models` (crate `nonholo-test-models`, a module per topic):
+//! editing a test does not derive them again.
 //!
 //! `cargo test --test suite MODULE::` runs one topic, e.g. `cargo test --test suite whipple::`.
 

@@ -9,22 +9,7 @@ use common::rng::SplitMix64;
 use common::systems as p;
 use nonholo::models;
 use nonholo::prelude::*;
-
-nonholo::skate_model! {
-    pub struct SkateM;
-    formulation = multipliers;
-}
-
-// Benenti 9.2 with the forces of its oracle (the library model has only gravity).
-common::systems::rolling_disk::forced_vertical_disk_model! {
-    pub struct RollingDiskM;
-    formulation = multipliers;
-}
-
-nonholo::parallel_points_model! {
-    pub struct ParallelPointsM;
-    formulation = multipliers;
-}
+use nonholo_test_models::multipliers::*;
 
 /// Random consistent `(q, dot(q))`: random q and speeds, dot(q) = psi(q, z, t).
 fn random_state<S: System>(sys: &S, rng: &mut SplitMix64) -> (f64, Vec<f64>, Vec<f64>) {
@@ -163,16 +148,6 @@ fn q_agreement<A: Model, B: Model>(a: &A, b: &B, q0: &[f64], qd0: &[f64], t1: f6
         }
     }
     worst
-}
-
-nonholo::pendulum_skate_model! {
-    pub struct PendulumSkateM;
-    formulation = multipliers;
-}
-
-nonholo::assigned_spin_model! {
-    pub struct AssignedSpinM;
-    formulation = multipliers;
 }
 
 #[test]

@@ -10,21 +10,10 @@ use common::oracle::{self, qdd_from_speeds, qdd_multipliers, System};
 use common::rng::SplitMix64;
 use common::systems as p;
 use nonholo::prelude::*;
+use nonholo_test_models::papers::*;
 
 const STATES: usize = 60;
 const TOL: f64 = 1e-12;
-
-// Benenti 9.2 and 9.3 with the forces of their oracles (the library models have only
-// gravity, in the potential); 9.1 and 9.4 are the library models.
-common::systems::rolling_disk::forced_vertical_disk_model! {
-    pub struct RollingDisk;
-    speeds { z1 = dot(theta); z2 = dot(psi); }
-}
-
-common::systems::coaxial_disks::forced_coaxial_disks_model! {
-    pub struct CoaxialDisks;
-    speeds { z1 = dot(theta1); z2 = dot(theta2); }
-}
 
 /// Compare the generated model with the print and the oracle at random states; returns
 /// the worst relative errors (print, oracle).

@@ -14,16 +14,7 @@ use nonholo::models::{
 use nonholo::num_dual::{Dual64, HyperDual64};
 use nonholo::prelude::*;
 use nonholo::{rk4_step, rk4_step_generic};
-
-// The other formulations' emitted code (Benenti's second method among them).
-nonholo::skate_model! { pub struct SkateMu; formulation = multipliers; }
-nonholo::skate_model! {
-    pub struct SkateBh;
-    speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
-    formulation = boltzmann_hamel;
-}
-nonholo::rolling_disk_pendulum_model! { pub struct UnicycleVo; formulation = voronec; }
-nonholo::rolling_disk_pendulum_model! { pub struct UnicycleMu; formulation = multipliers; }
+use nonholo_test_models::scalars::*;
 
 /// `||a - b||_inf / ||b||_inf`.
 fn rel(a: &[f64], b: &[f64]) -> f64 {
@@ -50,7 +41,7 @@ fn random_state<M: Model>(rng: &mut SplitMix64) -> Vec<f64> {
 }
 
 /// Applies `$check!(Type)` to every model type of the repository's library and the other
-/// formulations above.
+/// formulations (`nonholo_test_models::scalars`).
 macro_rules! every_model {
     ($check:ident) => {{
         let mut worst: Vec<(&str, f64)> = Vec::new();

@@ -11,6 +11,7 @@ use crate::common;
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
 use nonholo::Linearization;
+use nonholo_test_models::whipple::*;
 
 /// The benchmark matrices as printed (14 decimals), from `tests/data/meijaard2007.json`.
 struct Benchmark {
@@ -370,12 +371,6 @@ fn nonlinear_follows_linear_for_small_perturbations() {
     }
     println!("nonlinear vs exp(A t): worst difference {worst:e} (perturbation {eps:e})");
     assert!(worst < 1e-4 * eps, "{worst:e}");
-}
-
-nonholo::whipple_bicycle_model! {
-    /// The same bicycle through Lagrange multipliers (state `[q, dot(q)]`).
-    pub struct WhippleMultipliers;
-    formulation = multipliers;
 }
 
 /// Gibbs–Appell with the 3 independent speeds and the multipliers with all 8 velocities

@@ -1,45 +1,12 @@
 //! Benenti 2007, §9.3: two co-axial rolling disks. Model: the library's
 //! [`nonholo::models::CoaxialDisks`] has the same T and constraints but no forces; the
 //! forces here (the pair on an incline, axle friction) are the test model
-//! [`forced_coaxial_disks_model!`].
+//! `nonholo_test_models::systems::forced_coaxial_disks_model!`.
 
 use super::{PaperSystem, Print, PrintedRhs, Worst};
 use crate::common::oracle::*;
 use crate::common::rng::SplitMix64;
 use num_dual::{Dual, DualNum};
-
-/// This oracle's system in the `nonholonomic!` DSL (fields = parameters): Benenti 9.3 on an
-/// incline with axle friction; (9.11) with a = const has rank 3, these are three
-/// independent rows. Append the parametrization and `formulation` sections, as for the
-/// library's `*_model!` macros.
-#[allow(unused_macros)]
-macro_rules! forced_coaxial_disks_model {
-    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
-        nonholo::nonholonomic! {
-            $(#[$attr])* $vis struct $name;
-            parameters { m, r, ia, ib, a, g = 9.81, alpha, c }
-            coordinates { x, y, theta1, theta2, psi }
-            kinetic_energy = m * (dot(x).powi(2) + dot(y).powi(2))
-                           + 0.5 * ia * (dot(theta1).powi(2) + dot(theta2).powi(2))
-                           + (0.5 * m * a.powi(2) + ib) * dot(psi).powi(2)
-                           + m * a * dot(psi) * (dot(x) * cos(psi) + dot(y) * sin(psi));
-            forces {
-                x: 2.0 * m * g * sin(alpha),
-                theta1: -c * dot(theta1),
-                theta2: -c * dot(theta2),
-                psi: m * g * sin(alpha) * a * cos(psi),
-            }
-            constraints {
-                dot(x) - r * cos(psi) * dot(theta1) == 0.0;
-                dot(y) - r * sin(psi) * dot(theta1) == 0.0;
-                a * dot(psi) - r * (dot(theta2) - dot(theta1)) == 0.0;
-            }
-            $($rest)*
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use forced_coaxial_disks_model;
 
 /// Benenti 9.3, two co-axial rolling disks at fixed distance a (a = const).
 ///

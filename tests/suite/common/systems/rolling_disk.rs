@@ -1,36 +1,12 @@
 //! Benenti 2007, §9.2: the vertical rolling disk. Model: the library's
 //! [`nonholo::models::VerticalDisk`] has the same T and constraints but gravity in the
 //! potential and no other forces; the forces here (axle damping, a spring on the heading)
-//! are the test model [`forced_vertical_disk_model!`].
+//! are the test model `nonholo_test_models::systems::forced_vertical_disk_model!`.
 
 use super::{PaperSystem, PrintedRhs, Worst};
 use crate::common::oracle::*;
 use crate::common::rng::SplitMix64;
 use num_dual::Dual;
-
-/// This oracle's system in the `nonholonomic!` DSL (fields = parameters): Benenti 9.2 with
-/// gravity on the incline as a force, axle damping and a spring on the heading. Append the
-/// parametrization and `formulation` sections, as for the library's `*_model!` macros.
-#[allow(unused_macros)]
-macro_rules! forced_vertical_disk_model {
-    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
-        nonholo::nonholonomic! {
-            $(#[$attr])* $vis struct $name;
-            parameters { m, r, ia, ib, g = 9.81, alpha, c, kspring }
-            coordinates { x, y, theta, psi }
-            kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2))
-                           + 0.5 * (ia * dot(theta).powi(2) + ib * dot(psi).powi(2));
-            forces { x: m * g * sin(alpha), theta: -c * dot(theta), psi: -kspring * psi }
-            constraints {
-                dot(x) - r * cos(psi) * dot(theta) == 0.0;
-                dot(y) - r * sin(psi) * dot(theta) == 0.0;
-            }
-            $($rest)*
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use forced_vertical_disk_model;
 
 /// Benenti 9.2, the vertical rolling disk. q = (x, y, theta, psi), z = (thetad, psid),
 /// (9.4): xd = R cos(psi) z1, yd = R sin(psi) z1, thetad = z1, psid = z2.
