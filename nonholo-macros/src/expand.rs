@@ -27,10 +27,10 @@ pub fn expand(input: TokenStream) -> TokenStream {
             // What was derived after the overflow is meaningless, errors included.
             return too_large(&checked, stage);
         }
-        if let Some(eq) = derived {
-            if !cx.has_errors() {
-                return emit::emit(&checked, &low, &eq);
-            }
+        if let Some(eq) = derived
+            && !cx.has_errors()
+        {
+            return emit::emit(&checked, &low, &eq);
         }
     }
     let skeleton = emit::skeleton(&checked);

@@ -200,12 +200,12 @@ fn mutate(ts: TokenStream, rng: &mut Rng, names: &[Ident]) -> TokenStream {
         return toks.into_iter().collect();
     }
     let i = rng.below(toks.len());
-    if let TokenTree::Group(g) = &toks[i] {
-        if rng.below(4) != 0 {
-            let inner = mutate(g.stream(), rng, names);
-            toks[i] = TokenTree::Group(Group::new(g.delimiter(), inner));
-            return toks.into_iter().collect();
-        }
+    if let TokenTree::Group(g) = &toks[i]
+        && rng.below(4) != 0
+    {
+        let inner = mutate(g.stream(), rng, names);
+        toks[i] = TokenTree::Group(Group::new(g.delimiter(), inner));
+        return toks.into_iter().collect();
     }
     match rng.below(10) {
         0 => {

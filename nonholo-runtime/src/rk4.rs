@@ -211,10 +211,10 @@ pub fn integrate_rk4<M: Model>(
         if let Err(e) = recorded {
             return Err(fail(e, traj));
         }
-        if i < steps {
-            if let Err(e) = step_with_k1::<M>(model, t, &mut state, dt, &k1) {
-                return Err(fail(e, traj));
-            }
+        if i < steps
+            && let Err(e) = step_with_k1::<M>(model, t, &mut state, dt, &k1)
+        {
+            return Err(fail(e, traj));
         }
     }
     Ok(traj)

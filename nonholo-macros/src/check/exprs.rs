@@ -141,26 +141,26 @@ impl<'a> Validator<'a> {
             Some((Kind::Let(j), _)) => self.walk_let(id, *j, in_let, uses, allowed),
             Some((Kind::Speed, _)) => {
                 uses.speeds = true;
-                if let Some(a) = allowed {
-                    if !a.speeds {
-                        self.cx.error_help(
-                            id.span(),
-                            format!("the speed `{key}` cannot be used in {}", a.what),
-                            "speeds may only appear in `velocities(..)`; write it with `dot(..)`",
-                        );
-                    }
+                if let Some(a) = allowed
+                    && !a.speeds
+                {
+                    self.cx.error_help(
+                        id.span(),
+                        format!("the speed `{key}` cannot be used in {}", a.what),
+                        "speeds may only appear in `velocities(..)`; write it with `dot(..)`",
+                    );
                 }
             }
             Some((Kind::Input, _)) => {
                 uses.inputs = true;
-                if let Some(a) = allowed {
-                    if !a.inputs {
-                        self.cx.error_help(
-                            id.span(),
-                            format!("the input `{key}` cannot be used in {}", a.what),
-                            INPUT_HELP,
-                        );
-                    }
+                if let Some(a) = allowed
+                    && !a.inputs
+                {
+                    self.cx.error_help(
+                        id.span(),
+                        format!("the input `{key}` cannot be used in {}", a.what),
+                        INPUT_HELP,
+                    );
                 }
             }
             Some(_) => {}
@@ -179,15 +179,15 @@ impl<'a> Validator<'a> {
         allowed: Option<Allowed>,
     ) {
         let key = id.to_string();
-        if let Some(i) = in_let {
-            if j >= i {
-                self.cx.error_help(
-                    id.span(),
-                    format!("`{key}` is used before its `let`"),
-                    "a `let` may only use the ones written above it",
-                );
-                return;
-            }
+        if let Some(i) = in_let
+            && j >= i
+        {
+            self.cx.error_help(
+                id.span(),
+                format!("`{key}` is used before its `let`"),
+                "a `let` may only use the ones written above it",
+            );
+            return;
         }
         if let Some(d) = self.let_deps.get(j) {
             if let Some(a) = allowed {
@@ -242,14 +242,14 @@ impl<'a> Validator<'a> {
                 "write `dot(x)`; the velocity of an expression is not defined",
             ),
         }
-        if let Some(a) = allowed {
-            if !a.velocities {
-                self.cx.error_help(
-                    span,
-                    format!("{} cannot depend on velocities", a.what),
-                    velocity_help(a.what),
-                );
-            }
+        if let Some(a) = allowed
+            && !a.velocities
+        {
+            self.cx.error_help(
+                span,
+                format!("{} cannot depend on velocities", a.what),
+                velocity_help(a.what),
+            );
         }
     }
 
@@ -279,14 +279,14 @@ impl<'a> Validator<'a> {
     ) {
         if func == "velocity" || func == "angular_velocity" {
             uses.velocities = true;
-            if let Some(a) = allowed {
-                if !a.velocities {
-                    self.cx.error_help(
-                        func.span(),
-                        format!("{} cannot depend on velocities", a.what),
-                        velocity_help(a.what),
-                    );
-                }
+            if let Some(a) = allowed
+                && !a.velocities
+            {
+                self.cx.error_help(
+                    func.span(),
+                    format!("{} cannot depend on velocities", a.what),
+                    velocity_help(a.what),
+                );
             }
         } else if !KINEMATIC_FUNCTIONS.contains(&func.to_string().as_str()) {
             self.function(func, args.len(), false, args.first());
@@ -439,14 +439,14 @@ impl<'a> Validator<'a> {
                 }
                 _ => false,
             };
-            if let Some(e) = exp {
-                if !exp_ok(e) {
-                    self.cx.error_help(
-                        e.span(),
-                        "`powi` takes an integer literal exponent",
-                        "use `powf` for other exponents",
-                    );
-                }
+            if let Some(e) = exp
+                && !exp_ok(e)
+            {
+                self.cx.error_help(
+                    e.span(),
+                    "`powi` takes an integer literal exponent",
+                    "use `powf` for other exponents",
+                );
             }
         }
     }

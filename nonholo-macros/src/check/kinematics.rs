@@ -325,14 +325,14 @@ fn point_list(k: &Input, decls: Vec<ast::PointDecl>, out: &mut Kinematics) {
         seen.push(p.name.to_string());
         out.points.push((p.name.to_string(), p.def));
     }
-    if origin.is_none() {
-        if let Some((_, Some(e))) = out.points.first() {
-            k.cx.error_help(
-                e.span(),
-                "no origin point",
-                "declare the point fixed at the origin: `point O;`",
-            );
-        }
+    if origin.is_none()
+        && let Some((_, Some(e))) = out.points.first()
+    {
+        k.cx.error_help(
+            e.span(),
+            "no origin point",
+            "declare the point fixed at the origin: `point O;`",
+        );
     }
 }
 

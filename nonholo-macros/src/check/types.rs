@@ -144,14 +144,14 @@ impl<'a> Typer<'a> {
                 }
             }
             Expr::Components { frame, comps, span } => {
-                if let Some((k, _)) = self.names.get(&frame.to_string()) {
-                    if *k != Kind::Frame {
-                        self.cx.error_help(
-                            frame.span(),
-                            format!("`{frame}[..]`: `{frame}` is not a frame"),
-                            "components are given in a frame: `N[a, b, c]`",
-                        );
-                    }
+                if let Some((k, _)) = self.names.get(&frame.to_string())
+                    && *k != Kind::Frame
+                {
+                    self.cx.error_help(
+                        frame.span(),
+                        format!("`{frame}[..]`: `{frame}` is not a frame"),
+                        "components are given in a frame: `N[a, b, c]`",
+                    );
                 }
                 if comps.len() != 3 {
                     return self.bad(

@@ -552,10 +552,10 @@ fn skip_entry(s: ParseStream) {
         let mut rest = *cursor;
         while let Some((tt, next)) = rest.token_tree() {
             rest = next;
-            if let TokenTree::Punct(p) = &tt {
-                if p.as_char() == ';' || p.as_char() == ',' {
-                    break;
-                }
+            if let TokenTree::Punct(p) = &tt
+                && (p.as_char() == ';' || p.as_char() == ',')
+            {
+                break;
             }
         }
         Ok(((), rest))

@@ -93,14 +93,13 @@ pub fn block_in(
     // sines and cosines of one argument, computed together
     let mut pairs: HashMap<OpId, (OpId, OpId, OpId)> = HashMap::default();
     for id in uses.keys() {
-        if let Op::Fn(Func::Sin, a) = p.op(*id) {
-            if let Some(c) = p
+        if let Op::Fn(Func::Sin, a) = p.op(*id)
+            && let Some(c) = p
                 .find(&Op::Fn(Func::Cos, *a))
                 .filter(|c| uses.contains_key(c))
-            {
-                pairs.insert(*id, (*id, c, *a));
-                pairs.insert(c, (*id, c, *a));
-            }
+        {
+            pairs.insert(*id, (*id, c, *a));
+            pairs.insert(c, (*id, c, *a));
         }
     }
     let mut bind = bind.clone();

@@ -278,12 +278,11 @@ impl Lowerer<'_> {
                     // A `let` of parameters only (a mass moment, a combined length) is a
                     // constant of the run: keep it an atom, computed once per call, rather
                     // than multiplying it out into every term that uses it.
-                    if let Value::Scalar(s) = x {
-                        if !self.g.depends_on_any(s, &self.state_syms)
-                            && !matches!(self.g.node(s), Node::Num(_) | Node::Sym(_))
-                        {
-                            x = Value::Scalar(self.g.define(&key, s));
-                        }
+                    if let Value::Scalar(s) = x
+                        && !self.g.depends_on_any(s, &self.state_syms)
+                        && !matches!(self.g.node(s), Node::Num(_) | Node::Sym(_))
+                    {
+                        x = Value::Scalar(self.g.define(&key, s));
                     }
                     self.let_cache.insert(i, x.clone());
                     return x;

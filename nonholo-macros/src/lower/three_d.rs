@@ -59,15 +59,14 @@ impl Lowerer<'_> {
                 for (i, e) in comps.iter().enumerate().take(6) {
                     c[i] = self.expr(e);
                 }
-                if let Some(kin) = self.kin.as_ref() {
-                    if let Some(why) = bodies::inertia_frame_problem(kin, &mut self.g, b.frame, *f, &c) {
+                if let Some(kin) = self.kin.as_ref()
+                    && let Some(why) = bodies::inertia_frame_problem(kin, &mut self.g, b.frame, *f, &c) {
                         cx.error_help(
                             *span,
                             why,
                             "give the inertia in a frame fixed in the body, or in one that turns relative to it only about an axis of symmetry",
                         );
                     }
-                }
                 (*f, c)
             });
             masses.push(MassBody {
@@ -96,14 +95,14 @@ impl Lowerer<'_> {
         let gravity = k.gravity.as_ref().map(|e| {
             let v = self.vector(e);
             // V = -m g . r is a potential only for a field that does not turn with q
-            if let Some(kin) = self.kin.as_ref() {
-                if !kin.is_fixed(&mut self.g, &v, &self.clock.q) {
-                    cx.error_help(
-                        e.span(),
-                        "gravity turns with the coordinates: it is written in a frame that moves",
-                        "write gravity in the inertial frame, e.g. `gravity = -g * N.z;`",
-                    );
-                }
+            if let Some(kin) = self.kin.as_ref()
+                && !kin.is_fixed(&mut self.g, &v, &self.clock.q)
+            {
+                cx.error_help(
+                    e.span(),
+                    "gravity turns with the coordinates: it is written in a frame that moves",
+                    "write gravity in the inertial frame, e.g. `gravity = -g * N.z;`",
+                );
             }
             v
         });

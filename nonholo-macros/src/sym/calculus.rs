@@ -122,10 +122,10 @@ impl Graph {
     }
 
     fn push_operands(&self, id: Id, stack: &mut Vec<Id>) {
-        if let Node::Sym(s) = self.node(id) {
-            if let Some(def) = self.definition(*s) {
-                stack.push(def);
-            }
+        if let Node::Sym(s) = self.node(id)
+            && let Some(def) = self.definition(*s)
+        {
+            stack.push(def);
         }
         stack.extend(self.children(id));
     }

@@ -235,10 +235,10 @@ impl Graph {
         match f {
             Func2::Powf => {
                 if let Some(e) = self.as_number(b) {
-                    if let Some(n) = e.as_int() {
-                        if let Ok(n) = i32::try_from(n) {
-                            return self.powi(a, n);
-                        }
+                    if let Some(n) = e.as_int()
+                        && let Ok(n) = i32::try_from(n)
+                    {
+                        return self.powi(a, n);
                     }
                     if e == Number::rat(1, 2) {
                         return self.func(Func::Sqrt, a);

@@ -120,11 +120,11 @@ impl Graph {
         if self.is_sum(e) {
             let (normalized, lead) = self.normalized_sum(e);
             self.atom_of_sum.entry(normalized).or_insert((id, lead));
-            if let Node::Add(_, ts) = self.node(e) {
-                if ts.len() >= 2 {
-                    let first = ts[0].1;
-                    self.sum_atoms.entry(first).or_default().push(id);
-                }
+            if let Node::Add(_, ts) = self.node(e)
+                && ts.len() >= 2
+            {
+                let first = ts[0].1;
+                self.sum_atoms.entry(first).or_default().push(id);
             }
         }
         id
@@ -579,14 +579,14 @@ impl Graph {
                 let (k, t) = self.build_mul(fs);
                 return self.monomial(km.mul(k).mul(lead), t);
             }
-            if let Some((atom, atom_lead)) = self.atom_of_sum.get(&normalized).copied() {
-                if fs.iter().any(|(b, e)| *b == atom && *e < 0) {
-                    // sum = lead * atom / atom_lead
-                    let mut fs = fs;
-                    fs.push((atom, 1));
-                    let (k, t) = self.build_mul(fs);
-                    return self.monomial(km.mul(k).mul(lead).mul(atom_lead.recip()), t);
-                }
+            if let Some((atom, atom_lead)) = self.atom_of_sum.get(&normalized).copied()
+                && fs.iter().any(|(b, e)| *b == atom && *e < 0)
+            {
+                // sum = lead * atom / atom_lead
+                let mut fs = fs;
+                fs.push((atom, 1));
+                let (k, t) = self.build_mul(fs);
+                return self.monomial(km.mul(k).mul(lead).mul(atom_lead.recip()), t);
             }
         }
         let (c, ts) = self.terms_of(sum);

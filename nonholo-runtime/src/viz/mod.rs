@@ -317,33 +317,33 @@ impl Animation {
                 self.fov
             ));
         }
-        if let Some(d) = self.distance {
-            if !(d > 0.0 && d.is_finite()) {
-                return bad(format!("camera distance {d} is not positive"));
-            }
+        if let Some(d) = self.distance
+            && !(d > 0.0 && d.is_finite())
+        {
+            return bad(format!("camera distance {d} is not positive"));
         }
-        if let Some(t) = self.target {
-            if !t.iter().all(|v| v.is_finite()) {
-                return bad(format!("camera target {t:?} is not finite"));
-            }
+        if let Some(t) = self.target
+            && !t.iter().all(|v| v.is_finite())
+        {
+            return bad(format!("camera target {t:?} is not finite"));
         }
-        if let Some(u) = self.up {
-            if !(u.iter().all(|v| v.is_finite()) && u.iter().any(|v| *v != 0.0)) {
-                return bad(format!("up direction {u:?} is zero or not finite"));
-            }
+        if let Some(u) = self.up
+            && !(u.iter().all(|v| v.is_finite()) && u.iter().any(|v| *v != 0.0))
+        {
+            return bad(format!("up direction {u:?} is zero or not finite"));
         }
-        if let Some((a, b)) = self.span {
-            if !(a.is_finite() && b.is_finite() && a <= b) {
-                return bad(format!("time span [{a}, {b}]"));
-            }
+        if let Some((a, b)) = self.span
+            && !(a.is_finite() && b.is_finite() && a <= b)
+        {
+            return bad(format!("time span [{a}, {b}]"));
         }
         if !(self.max_rate >= 1.0 && self.max_rate.is_finite()) {
             return bad(format!("max_rate {} is below 1 per second", self.max_rate));
         }
-        if let Some(n) = self.supersample {
-            if !(1..=4).contains(&n) {
-                return bad(format!("supersample {n} is not within 1 to 4"));
-            }
+        if let Some(n) = self.supersample
+            && !(1..=4).contains(&n)
+        {
+            return bad(format!("supersample {n} is not within 1 to 4"));
         }
         Ok(())
     }

@@ -159,10 +159,10 @@ fn check_shape(i: usize, s: &Shape, np: usize, nf: usize) -> Result<(), Error> {
     if needs_direction && vectors.iter().any(|v| norm(*v) < 1e-12) {
         return bad("has a zero direction".into());
     }
-    if let Shape::Ellipsoid { axes, .. } = s {
-        if axes.iter().all(|a| norm(*a) == 0.0) {
-            return bad("has no extent (all axes zero)".into());
-        }
+    if let Shape::Ellipsoid { axes, .. } = s
+        && axes.iter().all(|a| norm(*a) == 0.0)
+    {
+        return bad("has no extent (all axes zero)".into());
     }
     Ok(())
 }

@@ -150,14 +150,14 @@ impl Track {
                 kept.push(t);
             }
         }
-        if let Some(&p) = kept.last() {
-            if p < t1 {
-                // the span's end replaces a kept sample too close before it
-                if kept.len() > 1 && t1 - p < dt_min {
-                    kept.pop();
-                }
-                kept.push(t1);
+        if let Some(&p) = kept.last()
+            && p < t1
+        {
+            // the span's end replaces a kept sample too close before it
+            if kept.len() > 1 && t1 - p < dt_min {
+                kept.pop();
             }
+            kept.push(t1);
         }
         let mut all = Vec::with_capacity(kept.len());
         for (i, &t) in kept.iter().enumerate() {
