@@ -92,7 +92,7 @@ pub mod prelude {
     #[cfg(feature = "diffsol")]
     pub use nonholo_runtime::{simulate, simulate_controlled, Method, Options};
     pub use nonholo_runtime::{
-        Controller, Error, Formulation, Geometry, Model, Scalar, Trajectory,
+        Contacts, Controller, Error, Formulation, Geometry, Model, Scalar, Trajectory,
     };
 }
 

@@ -45,6 +45,7 @@ pub mod __private {
     //! Helpers for generated code.
     pub use crate::private::*;
 }
+pub mod contacts;
 pub mod control;
 pub mod controller;
 #[cfg(feature = "parallel")]
@@ -68,6 +69,7 @@ pub mod trajectory;
 #[cfg(feature = "viz")]
 pub mod viz;
 
+pub use contacts::Contacts;
 pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;

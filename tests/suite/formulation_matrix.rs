@@ -284,3 +284,172 @@ fn golden_rhs_values_are_unchanged() {
     }
     println!("{} rows, worst relative difference {worst:.1e}", rows.len());
 }
+
+/// The generalized reactions `R = A qdd + h - F` of every formulation equal the
+/// multipliers' `C_qd^T lambda` at the same (t, q, dot(q)) along a run, and fixed ideal
+/// constraints do no work (`R . dot(q) = 0`).
+macro_rules! check_reactions {
+    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $fixed:expr) => {{
+        let (ga, bh, vo, mu) = (
+            $ga::default(),
+            $bh::default(),
+            $vo::default(),
+            $mu::default(),
+        );
+        let (q0, qd0): (&[f64], &[f64]) = (&$q0, &$qd0);
+        let s0 = ga.state_from_qdot(0.0, q0, qd0).expect("consistent start");
+        let opts = Options::default()
+            .rtol(1e-10)
+            .atol(1e-10)
+            .sample_every(0.25);
+        let run = simulate(&ga, s0.as_ref(), 0.0..1.0, &opts).expect("simulation");
+        let n = <$ga as Model>::NQ;
+        let mut worst = (0.0f64, 0.0f64);
+        for i in 0..run.len() {
+            let t = run.times()[i];
+            let s = run.state(i).expect("sample");
+            let mut qd = vec![0.0; n];
+            ga.qdot(t, &s[..n], &s[n..], &mut qd).expect("qdot");
+            let q = &s[..n];
+            let reactions = |r: Result<(), nonholo::Error>, out: Vec<f64>| {
+                r.expect("reactions");
+                out
+            };
+            let mut out = vec![0.0; n];
+            let r_mu = reactions(mu.reactions(t, &[q, &qd[..]].concat(), &[], &mut out), out);
+            let scale = 1.0 + r_mu.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            let mut others = Vec::new();
+            let st = ga.state_from_qdot(t, q, &qd).expect("state");
+            let mut out = vec![0.0; n];
+            others.push((
+                "GA",
+                reactions(ga.reactions(t, st.as_ref(), &[], &mut out), out),
+            ));
+            let st = bh.state_from_qdot(t, q, &qd).expect("state");
+            let mut out = vec![0.0; n];
+            others.push((
+                "BH",
+                reactions(bh.reactions(t, st.as_ref(), &[], &mut out), out),
+            ));
+            let st = vo.state_from_qdot(t, q, &qd).expect("state");
+            let mut out = vec![0.0; n];
+            others.push((
+                "Voronec",
+                reactions(vo.reactions(t, st.as_ref(), &[], &mut out), out),
+            ));
+            for (f, r) in &others {
+                let d = diff(&r_mu, r) / scale;
+                assert!(
+                    d < 1e-10,
+                    "{} {f}: reactions differ by {d:e} (relative)",
+                    $name
+                );
+                worst.0 = worst.0.max(d);
+            }
+            let power: f64 = r_mu.iter().zip(&qd).map(|(r, v)| r * v).sum();
+            if $fixed {
+                assert!(power.abs() < 1e-10 * scale, "{}: R . qd = {power:e}", $name);
+            }
+            worst.1 = worst.1.max(power.abs() / scale);
+        }
+        println!(
+            "{:>22}: reactions {:.1e}, |R . qd| {:.1e}",
+            $name, worst.0, worst.1
+        );
+    }};
+}
+
+#[test]
+fn reactions_agree_across_formulations_and_do_no_work() {
+    let th: f64 = 0.4;
+    check_reactions!(
+        "Benenti 9.1 skate",
+        SkateGa,
+        SkateBh,
+        SkateVo,
+        SkateMu,
+        [0.3, -0.2, th],
+        [0.8 * th.cos(), 0.8 * th.sin(), 0.3],
+        true
+    );
+    check_reactions!(
+        "Benenti 9.2 disk",
+        DiskGa,
+        DiskBh,
+        DiskVo,
+        DiskMu,
+        [0.0, 0.0, 0.0, 0.3],
+        [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4],
+        true
+    );
+    check_reactions!(
+        "Benenti 9.3 disks",
+        CoaxGa,
+        CoaxBh,
+        CoaxVo,
+        CoaxMu,
+        [0.0, 0.0, 0.0, 0.0, 0.2],
+        [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25],
+        true
+    );
+    check_reactions!(
+        "Talamucci 3.1",
+        BikeGa,
+        BikeBh,
+        BikeVo,
+        BikeMu,
+        [0.0, 0.0, 0.1, 0.1, -0.2],
+        [0.1f64.cos(), 0.1f64.sin(), 0.0, 0.0, 0.3],
+        true
+    );
+    let fr = FrontGa::default();
+    let beta0 = -fr.a_f * fr.omega;
+    // rheonomic: the assigned front motion does work
+    check_reactions!(
+        "Talamucci 3.2",
+        FrontGa,
+        FrontBh,
+        FrontVo,
+        FrontMu,
+        [0.0, 0.05, 0.0],
+        [-beta0 / (2.0 * fr.rho), 0.0, 0.1],
+        false
+    );
+    check_reactions!(
+        "Talamucci 3.3",
+        UniGa,
+        UniBh,
+        UniVo,
+        UniMu,
+        [0.0, 0.0, 0.2, 0.0, 0.05, -0.1],
+        [0.2f64.cos(), 0.2f64.sin(), 0.1, 2.0, 0.0, 0.2],
+        true
+    );
+    let sp = SpinGa::default();
+    let v0 = sp.r * (sp.w0 + sp.a_s * sp.omega);
+    check_reactions!(
+        "Talamucci 3.4",
+        SpinGa,
+        SpinBh,
+        SpinVo,
+        SpinMu,
+        [0.0, 0.0, 0.0, 0.02, 0.0],
+        [v0, 0.0, 0.1, 0.0, 0.2],
+        false
+    );
+    let q0 = [0.0, 0.0, 0.2, 0.1, 0.0, 0.3, -0.2, 0.1, 0.4];
+    let mut qd0 = [0.0; 9];
+    ChainGa::default()
+        .qdot(0.0, &q0, &[0.3, 0.1, 3.0, 0.5, -0.4, 0.2, 0.6], &mut qd0)
+        .expect("velocities");
+    check_reactions!(
+        "spatial chain, 2 links",
+        ChainGa,
+        ChainBh,
+        ChainVo,
+        ChainMu,
+        q0,
+        qd0,
+        true
+    );
+}

@@ -13,6 +13,27 @@ use crate::ctxt::Ctxt;
 use crate::dsl::ast::{self, Expr, Object, Section};
 use proc_macro2::Span;
 use std::collections::HashMap;
+
+impl Kinematics {
+    /// `"W on G"` for every `rolls`, in declaration order (`Contacts::CONTACTS`).
+    pub fn contact_names(&self) -> Vec<String> {
+        self.rolls
+            .iter()
+            .map(|r| {
+                let body = self
+                    .bodies
+                    .get(r.body)
+                    .map_or_else(String::new, |b| b.name.to_string());
+                let plane = self
+                    .plane_of
+                    .iter()
+                    .find(|(_, i)| **i == r.plane)
+                    .map_or("", |(n, _)| n.as_str());
+                format!("{body} on {plane}")
+            })
+            .collect()
+    }
+}
 use syn::Ident;
 
 /// A frame: `parent.rotate(axis, angle)`; chains of rotations become anonymous frames.

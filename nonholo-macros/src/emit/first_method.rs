@@ -182,6 +182,7 @@ pub fn hooks(
     let active = super::active(g, &outputs, &state, &syms.inputs);
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
     let inherent = inherent(m, low, d, &b_state);
+    let reactions = reactions(m, low, d, &b_state);
     Hooks {
         nz,
         speed_names: eq.speed_names.clone(),
@@ -193,6 +194,7 @@ pub fn hooks(
         energy,
         constraint_residual,
         inherent,
+        reactions,
         generic_inherent: TokenStream::new(),
         active,
     }
@@ -280,6 +282,41 @@ fn from_qdot(low: &Lowered, d: &FirstMethod, base: &Bindings, b_qz: &Bindings) -
     }
 }
 
+/// The state's dz/dt (from the model's own `rhs_u`) bound to the power terms' `zdot`.
+fn with_zdot(b_state: &Bindings, zdot: &[u32], nq: usize) -> Bindings {
+    let mut b = b_state.clone();
+    for (k, s) in zdot.iter().enumerate() {
+        let i = lit_usize(nq + k);
+        b.insert(*s, quote! { __dz[#i] });
+    }
+    b
+}
+
+/// `Contacts::reactions`: `R = A qdd + h - F` with `qdd = d/dt psi` at the solved dz/dt.
+fn reactions(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
+    let g = &low.graph;
+    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
+    let dim_l = lit_usize(nq + nz);
+    let prologue_u = input_prologue(m, Num::F64, true);
+    let b = with_zdot(b_state, &d.power.zdot, nq);
+    let mut l = Layout::new();
+    let rs = l.vec(&d.power.reactions);
+    let (lets, o) = l.block(g, &b, "x");
+    let assign = o.vec(rs).iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __out[#i] = #e; }
+    });
+    quote! {
+        let mut __dz = [0.0f64; #dim_l];
+        <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
+        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        #prologue_u
+        #lets
+        #(#assign)*
+        ::core::result::Result::Ok(())
+    }
+}
+
 /// `power_balance` and (with a split) `equation_terms`.
 fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
     let g = &low.graph;
@@ -288,11 +325,7 @@ fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> 
     let (nz_l, dim_l) = (lit_usize(nz), lit_usize(nq + nz));
     let nu_l = lit_usize(m.inputs.len());
     let prologue_u = input_prologue(m, Num::F64, true);
-    let mut b_pow = b_state.clone();
-    for (k, s) in d.power.zdot.iter().enumerate() {
-        let i = lit_usize(nq + k);
-        b_pow.insert(*s, quote! { __dz[#i] });
-    }
+    let b_pow = with_zdot(b_state, &d.power.zdot, nq);
     let mut pl = Layout::new();
     let ps = pl.vec(&d.power.terms);
     let (pow_lets, po) = pl.block(g, &b_pow, "w");

@@ -44,6 +44,8 @@ pub struct Hooks {
     pub constraint_residual: TokenStream,
     /// Inherent items of the model (`power_balance`, `multipliers`, ...).
     pub inherent: TokenStream,
+    /// `Contacts::reactions`: fills `__out` (`[f64; NQ]`) from `t`, `state`, `u`.
+    pub reactions: TokenStream,
     /// Items of the generic impl (`impl<__S: Scalar> SkateOf<__S>`) the bodies above use.
     pub generic_inherent: TokenStream,
     /// The state components and the inputs the right-hand side depends on (the columns
@@ -144,6 +146,8 @@ pub fn model_impl(
         &h.constraint_residual,
         &h.inherent,
     );
+    let reactions = &h.reactions;
+    let contact_names = m.kinematics.contact_names();
     let np_l = lit_usize(m.params.len());
     // rhs_jvp and rhs_param_jvp: rhs_generic in dual numbers (forward mode over the emitted
     // code), the state or the parameters seeded with the direction
@@ -390,6 +394,16 @@ pub fn model_impl(
                 ::core::result::Result::Ok(())
             }
         }
+
+        #[allow(unused_variables, unused_parens, unreachable_code, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
+        impl ::nonholo::Contacts for #name {
+            const CONTACTS: &'static [&'static str] = &[#(#contact_names),*];
+
+            fn reactions(&self, t: f64, state: &[f64], u: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __out: &mut [f64; #nq_l] = ::nonholo::__private::as_array_mut(out, "reactions")?;
+                #reactions
+            }
+        }
     }
 }
 
@@ -422,7 +436,8 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         qdot: unreachable.clone(),
         speeds_from_qdot: unreachable.clone(),
         energy: unreachable.clone(),
-        constraint_residual: unreachable,
+        constraint_residual: unreachable.clone(),
+        reactions: unreachable,
         inherent: TokenStream::new(),
         generic_inherent: TokenStream::new(),
         active: (Vec::new(), Vec::new()),

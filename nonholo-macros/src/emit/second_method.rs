@@ -127,6 +127,13 @@ pub fn hooks(
             }
         }
     };
+    // Contacts::reactions: R = C_qd^T lambda at the state (q, dot(q))
+    let dim_l = lit_usize(2 * nq);
+    let reactions = quote! {
+        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        *__out = self.reaction_forces_u(t, &__s[..#nq_l], &__s[#nq_l..], u)?;
+        ::core::result::Result::Ok(())
+    };
     // dq/dt = dot(q): every velocity is active, the rest by dependence
     let mut outputs: Vec<_> = d.mass_matrix_a.e.clone();
     outputs.extend(&d.lagrange_l);
@@ -148,6 +155,7 @@ pub fn hooks(
         energy,
         constraint_residual,
         inherent,
+        reactions,
         generic_inherent,
         active: (active_x, active_u),
     }

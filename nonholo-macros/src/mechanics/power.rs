@@ -13,6 +13,9 @@ pub struct PowerTerms {
     pub zdot: Vec<u32>,
     /// `[F . qd, -dL/dt, R . qd]` in q, z, t and `zdot`.
     pub terms: [Id; 3],
+    /// The generalized reactions `R = A qdd + h - F` (one per coordinate) in q, z, t and
+    /// `zdot`: what the constraints exert along the motion (Benenti's Def. 3.2, eq. 3.10).
+    pub reactions: Vec<Id>,
 }
 
 pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerTerms {
@@ -40,6 +43,7 @@ pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerT
     let h = g.subst_many(&lt.h, &at_psi);
     let mut p_forces = Vec::with_capacity(n);
     let mut p_react = Vec::with_capacity(n);
+    let mut reactions = Vec::with_capacity(n);
     for i in 0..n {
         p_forces.push(g.mul(f[i], qdot[i]));
         let mut r = Vec::with_capacity(n + 2);
@@ -50,6 +54,7 @@ pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerT
         r.push(g.neg(f[i]));
         let ri = g.add_all(&r);
         let ri = g.define_if_large(&format!("R[{i}]"), ri, 24);
+        reactions.push(ri);
         p_react.push(g.mul(ri, qdot[i]));
     }
     let p_forces = g.add_all(&p_forces);
@@ -62,5 +67,6 @@ pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerT
     PowerTerms {
         zdot,
         terms: [p_forces, p_time, p_react],
+        reactions,
     }
 }

@@ -85,3 +85,17 @@ impl Model for Skate {
         Ok(())
     }
 }
+
+/// `R = A ddot(q) + h - F = m (ddot(x), ddot(y), 0)` with `ddot(x) = -v omega sin(theta)`,
+/// `ddot(y) = v omega cos(theta)` (the blade's centripetal push).
+impl crate::Contacts for Skate {
+    const CONTACTS: &'static [&'static str] = &[];
+
+    fn reactions(&self, _t: f64, state: &[f64], u: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        let [_, _, th, v, w] = *as_array(state, "state")?;
+        let _: &[f64; 0] = as_array(u, "inputs u")?;
+        let k = self.m * v * w;
+        *as_array_mut(out, "reactions")? = [-k * Scalar::sin(th), k * Scalar::cos(th), 0.0];
+        Ok(())
+    }
+}
