@@ -128,7 +128,7 @@ fn bench_one<M: Model, const N: usize>(
     group.finish();
 }
 
-/// The noise-robust ratio (`NONHOLO_RHS_PAIRED=1 cargo bench --bench rhs`): 40 rounds
+/// The noise-robust ratio (`NONHOLO_RHS_PAIRED=1 cargo bench -p nonholo-benches --bench rhs`): 40 rounds
 /// alternate 100 000 calls of the generated rhs, the hand-written one with std's sines and
 /// the hand-written one with libm's, and the fastest round of each is kept, so a busy
 /// moment of a shared machine slows all or none.

@@ -29,6 +29,20 @@
 //! The [`guide`] explains every feature with examples; the [`models`] are ready-made
 //! systems.
 //!
+//! # Where each part lives
+//!
+//! | folder | what is there |
+//! | --- | --- |
+//! | `nonholo-macros/src/` | the macro, one folder per stage: `dsl` (parse), `check` (every mistake, spanned), `lower` and `kinematics` (frames, bodies, contacts to T, V, forces, constraints), `mechanics` (one module per formulation), `emit` (straight-line Rust), all on the symbolic engine `sym` |
+//! | `nonholo-runtime/src/` | what the emitted code implements and runs on: `model` (the [`Model`] trait), `contacts` ([`Contacts`]), `simulate` (diffsol and DOP853 runs, events), `trajectory`, `linearize`, `control`, `geometry`, `viz` and `plot` |
+//! | `src/` | this facade, the ready-made [`models`] and the [`guide`] |
+//! | `tests/suite/` | the integration tests, one binary, a module per topic; `common/` holds the independent oracle and the papers' systems written by hand |
+//! | `tests/models/` | the models those tests use, a crate of their own so that editing a test does not expand them again |
+//! | `nonholo-macros/tests/ui/` | one file per compile-time diagnostic with its expected `.stderr` |
+//! | `nonholo-runtime/tests/runtime/` | the runtime's tests on hand-written models (no macro) |
+//! | `benches/`, `bench/` | criterion benches; scripts that time builds and the comparisons with SymPy (see `BENCHMARKS.md`) |
+//! | `examples/` | runnable examples, the bicycle first |
+//!
 //! # Control, geometry, animation
 //!
 //! `inputs { .. }` declares runtime inputs (torques, forces) used in `forces` and the
