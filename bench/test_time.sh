@@ -5,6 +5,7 @@
 # Run the commits one after the other on an otherwise idle machine and compare them there.
 #
 #   bash bench/test_time.sh 81ad059 HEAD        (prints one table row per commit)
+#   TEST_TIME_WARM=0 ...                        (skips the warm rerun)
 #
 # Per phase: "compile" is until the first test binary runs, "run" the rest (test binaries,
 # trybuild's UI cases, doctests). Headless Chromium must be installed (tests/suite/viz_browser).
@@ -29,9 +30,12 @@ for rev in "$@"; do
     awk '{ if ($2 != "") print $1 * 60 + $2; else print $1 }' | tail -1)
   passed=$(grep -E '^test result' "$dir.cold.log" | sed -E 's/.* ([0-9]+) passed.*/\1/' |
     paste -sd+ | bc)
-  start=$(date +%s)
-  (cd "$dir" && cargo test --no-fail-fast >"$dir.warm.log" 2>&1) || true
-  warm=$(($(date +%s) - start))
+  warm=-
+  if [ "${TEST_TIME_WARM:-1}" != 0 ]; then
+    start=$(date +%s)
+    (cd "$dir" && cargo test --no-fail-fast >"$dir.warm.log" 2>&1) || true
+    warm=$(($(date +%s) - start))
+  fi
   # a one-line change to one test file, rebuilt and that test module rerun
   file=$(ls "$dir"/tests/suite/events.rs "$dir"/tests/events.rs 2>/dev/null | head -1)
   echo "// an edit" >>"$file"

@@ -39,8 +39,8 @@ fn row(name: &str, reference: &[f64], others: &[(&str, Vec<f64>)]) {
 
 /// Simulate the four variants (each `Default`, then the given setters) and compare.
 macro_rules! check_row {
-    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $t1:expr
-     $(, $set:ident($val:expr))*) => {{
+    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $t1:expr,
+     $fixed:expr $(, $set:ident($val:expr))*) => {{
         let (q0, qd0): (&[f64], &[f64]) = (&$q0, &$qd0);
         let reference = path(&$ga::default()$(.$set($val))*, q0, qd0, $t1);
         row(
@@ -55,106 +55,122 @@ macro_rules! check_row {
     }};
 }
 
+/// Every worked system with four formulations and a start `(q0, dot(q)0)`: `$check!(name,
+/// GA, BH, Voronec, multipliers, q0, qd0, seconds to run, whether the constraints are fixed)`.
+macro_rules! each_family {
+    ($check:ident) => {{
+        let th: f64 = 0.4;
+        $check!(
+            "Benenti 9.1 skate",
+            SkateGa,
+            SkateBh,
+            SkateVo,
+            SkateMu,
+            [0.3, -0.2, th],
+            [0.8 * th.cos(), 0.8 * th.sin(), 0.3],
+            1.0,
+            true
+        );
+        $check!(
+            "Benenti 9.2 disk",
+            DiskGa,
+            DiskBh,
+            DiskVo,
+            DiskMu,
+            [0.0, 0.0, 0.0, 0.3],
+            [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4],
+            3.0,
+            true
+        );
+        $check!(
+            "Benenti 9.3 disks",
+            CoaxGa,
+            CoaxBh,
+            CoaxVo,
+            CoaxMu,
+            [0.0, 0.0, 0.0, 0.0, 0.2],
+            [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25],
+            3.0,
+            true
+        );
+        $check!(
+            "Talamucci 3.1",
+            BikeGa,
+            BikeBh,
+            BikeVo,
+            BikeMu,
+            [0.0, 0.0, 0.1, 0.1, -0.2],
+            [1.0 * 0.1f64.cos(), 1.0 * 0.1f64.sin(), 0.0, 0.0, 0.3],
+            1.0,
+            true
+        );
+        let fr = FrontGa::default();
+        let beta0 = -fr.a_f * fr.omega; // xfd sin(0) - yfd cos(0) at t = 0
+        $check!(
+            "Talamucci 3.2",
+            FrontGa,
+            FrontBh,
+            FrontVo,
+            FrontMu,
+            [0.0, 0.05, 0.0],
+            [-beta0 / (2.0 * fr.rho), 0.0, 0.1],
+            2.0,
+            false
+        );
+        $check!(
+            "Talamucci 3.3",
+            UniGa,
+            UniBh,
+            UniVo,
+            UniMu,
+            [0.0, 0.0, 0.2, 0.0, 0.05, -0.1],
+            [
+                0.5 * 0.2f64.cos() * 2.0,
+                0.5 * 0.2f64.sin() * 2.0,
+                0.1,
+                2.0,
+                0.0,
+                0.2
+            ],
+            1.0,
+            true
+        );
+        let sp = SpinGa::default();
+        let v0 = sp.r * (sp.w0 + sp.a_s * sp.omega);
+        $check!(
+            "Talamucci 3.4",
+            SpinGa,
+            SpinBh,
+            SpinVo,
+            SpinMu,
+            [0.0, 0.0, 0.0, 0.02, 0.0],
+            [v0, 0.0, 0.1, 0.0, 0.2],
+            1.0,
+            false
+        );
+        let q0 = [0.0, 0.0, 0.2, 0.1, 0.0, 0.3, -0.2, 0.1, 0.4];
+        let mut qd0 = [0.0; 9];
+        ChainGa::default()
+            .qdot(0.0, &q0, &[0.3, 0.1, 3.0, 0.5, -0.4, 0.2, 0.6], &mut qd0)
+            .expect("velocities");
+        $check!(
+            "spatial chain, 2 links",
+            ChainGa,
+            ChainBh,
+            ChainVo,
+            ChainMu,
+            q0,
+            qd0,
+            1.0,
+            true
+        );
+    }};
+}
+
 #[test]
 fn every_system_every_formulation() {
     println!("max |q(t) - q_GibbsAppell(t)| over the run:");
-    let th: f64 = 0.4;
-    check_row!(
-        "Benenti 9.1 skate",
-        SkateGa,
-        SkateBh,
-        SkateVo,
-        SkateMu,
-        [0.3, -0.2, th],
-        [0.8 * th.cos(), 0.8 * th.sin(), 0.3],
-        1.0
-    );
-    check_row!(
-        "Benenti 9.2 disk",
-        DiskGa,
-        DiskBh,
-        DiskVo,
-        DiskMu,
-        [0.0, 0.0, 0.0, 0.3],
-        [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4],
-        3.0
-    );
-    check_row!(
-        "Benenti 9.3 disks",
-        CoaxGa,
-        CoaxBh,
-        CoaxVo,
-        CoaxMu,
-        [0.0, 0.0, 0.0, 0.0, 0.2],
-        [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25],
-        3.0
-    );
-    check_row!(
-        "Talamucci 3.1",
-        BikeGa,
-        BikeBh,
-        BikeVo,
-        BikeMu,
-        [0.0, 0.0, 0.1, 0.1, -0.2],
-        [1.0 * 0.1f64.cos(), 1.0 * 0.1f64.sin(), 0.0, 0.0, 0.3],
-        1.0
-    );
-    let fr = FrontGa::default();
-    let beta0 = -fr.a_f * fr.omega; // xfd sin(0) - yfd cos(0) at t = 0
-    check_row!(
-        "Talamucci 3.2",
-        FrontGa,
-        FrontBh,
-        FrontVo,
-        FrontMu,
-        [0.0, 0.05, 0.0],
-        [-beta0 / (2.0 * fr.rho), 0.0, 0.1],
-        2.0
-    );
-    check_row!(
-        "Talamucci 3.3",
-        UniGa,
-        UniBh,
-        UniVo,
-        UniMu,
-        [0.0, 0.0, 0.2, 0.0, 0.05, -0.1],
-        [
-            0.5 * 0.2f64.cos() * 2.0,
-            0.5 * 0.2f64.sin() * 2.0,
-            0.1,
-            2.0,
-            0.0,
-            0.2
-        ],
-        1.0
-    );
-    let sp = SpinGa::default();
-    let v0 = sp.r * (sp.w0 + sp.a_s * sp.omega);
-    check_row!(
-        "Talamucci 3.4",
-        SpinGa,
-        SpinBh,
-        SpinVo,
-        SpinMu,
-        [0.0, 0.0, 0.0, 0.02, 0.0],
-        [v0, 0.0, 0.1, 0.0, 0.2],
-        1.0
-    );
-    let q0 = [0.0, 0.0, 0.2, 0.1, 0.0, 0.3, -0.2, 0.1, 0.4];
-    let mut qd0 = [0.0; 9];
-    ChainGa::default()
-        .qdot(0.0, &q0, &[0.3, 0.1, 3.0, 0.5, -0.4, 0.2, 0.6], &mut qd0)
-        .expect("velocities");
-    check_row!(
-        "spatial chain, 2 links",
-        ChainGa,
-        ChainBh,
-        ChainVo,
-        ChainMu,
-        q0,
-        qd0,
-        1.0
-    );
+    each_family!(check_row);
     // 9.4: nonlinear, no Boltzmann–Hamel.
     let (q0, qd0) = ([0.0, 0.0, 1.0, 0.5], [1.0, 0.4, 0.5, 0.2]);
     let reference = path(&parallel::Ga::default(), &q0, &qd0, 2.0);
@@ -289,7 +305,8 @@ fn golden_rhs_values_are_unchanged() {
 /// multipliers' `C_qd^T lambda` at the same (t, q, dot(q)) along a run, and fixed ideal
 /// constraints do no work (`R . dot(q) = 0`).
 macro_rules! check_reactions {
-    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $fixed:expr) => {{
+    ($name:expr, $ga:ident, $bh:ident, $vo:ident, $mu:ident, $q0:expr, $qd0:expr, $t1:expr,
+     $fixed:expr) => {{
         let (ga, bh, vo, mu) = (
             $ga::default(),
             $bh::default(),
@@ -302,7 +319,7 @@ macro_rules! check_reactions {
             .rtol(1e-10)
             .atol(1e-10)
             .sample_every(0.25);
-        let run = simulate(&ga, s0.as_ref(), 0.0..1.0, &opts).expect("simulation");
+        let run = simulate(&ga, s0.as_ref(), 0.0..$t1, &opts).expect("simulation");
         let n = <$ga as Model>::NQ;
         let mut worst = (0.0f64, 0.0f64);
         for i in 0..run.len() {
@@ -361,95 +378,5 @@ macro_rules! check_reactions {
 
 #[test]
 fn reactions_agree_across_formulations_and_do_no_work() {
-    let th: f64 = 0.4;
-    check_reactions!(
-        "Benenti 9.1 skate",
-        SkateGa,
-        SkateBh,
-        SkateVo,
-        SkateMu,
-        [0.3, -0.2, th],
-        [0.8 * th.cos(), 0.8 * th.sin(), 0.3],
-        true
-    );
-    check_reactions!(
-        "Benenti 9.2 disk",
-        DiskGa,
-        DiskBh,
-        DiskVo,
-        DiskMu,
-        [0.0, 0.0, 0.0, 0.3],
-        [0.5 * 0.3f64.cos(), 0.5 * 0.3f64.sin(), 0.5, 0.4],
-        true
-    );
-    check_reactions!(
-        "Benenti 9.3 disks",
-        CoaxGa,
-        CoaxBh,
-        CoaxVo,
-        CoaxMu,
-        [0.0, 0.0, 0.0, 0.0, 0.2],
-        [0.2f64.cos(), 0.2f64.sin(), 1.0, 1.5, 0.25],
-        true
-    );
-    check_reactions!(
-        "Talamucci 3.1",
-        BikeGa,
-        BikeBh,
-        BikeVo,
-        BikeMu,
-        [0.0, 0.0, 0.1, 0.1, -0.2],
-        [0.1f64.cos(), 0.1f64.sin(), 0.0, 0.0, 0.3],
-        true
-    );
-    let fr = FrontGa::default();
-    let beta0 = -fr.a_f * fr.omega;
-    // rheonomic: the assigned front motion does work
-    check_reactions!(
-        "Talamucci 3.2",
-        FrontGa,
-        FrontBh,
-        FrontVo,
-        FrontMu,
-        [0.0, 0.05, 0.0],
-        [-beta0 / (2.0 * fr.rho), 0.0, 0.1],
-        false
-    );
-    check_reactions!(
-        "Talamucci 3.3",
-        UniGa,
-        UniBh,
-        UniVo,
-        UniMu,
-        [0.0, 0.0, 0.2, 0.0, 0.05, -0.1],
-        [0.2f64.cos(), 0.2f64.sin(), 0.1, 2.0, 0.0, 0.2],
-        true
-    );
-    let sp = SpinGa::default();
-    let v0 = sp.r * (sp.w0 + sp.a_s * sp.omega);
-    check_reactions!(
-        "Talamucci 3.4",
-        SpinGa,
-        SpinBh,
-        SpinVo,
-        SpinMu,
-        [0.0, 0.0, 0.0, 0.02, 0.0],
-        [v0, 0.0, 0.1, 0.0, 0.2],
-        false
-    );
-    let q0 = [0.0, 0.0, 0.2, 0.1, 0.0, 0.3, -0.2, 0.1, 0.4];
-    let mut qd0 = [0.0; 9];
-    ChainGa::default()
-        .qdot(0.0, &q0, &[0.3, 0.1, 3.0, 0.5, -0.4, 0.2, 0.6], &mut qd0)
-        .expect("velocities");
-    check_reactions!(
-        "spatial chain, 2 links",
-        ChainGa,
-        ChainBh,
-        ChainVo,
-        ChainMu,
-        q0,
-        qd0,
-        true
-    );
+    each_family!(check_reactions);
 }
