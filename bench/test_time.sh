@@ -42,7 +42,7 @@ for rev in "$@"; do
   echo "// an edit" >>"$file"
   start=$(date +%s)
   if [ -d "$dir/tests/suite" ]; then
-    (cd "$dir" && cargo test -q -p nonholo --test suite events:: >/dev/null 2>&1) || true
+    (cd "$dir" && cargo test -q --test suite events:: >/dev/null 2>&1) || true
   else
     (cd "$dir" && cargo test -q --test events >/dev/null 2>&1) || true
   fi
