@@ -8,6 +8,7 @@ pub mod graph;
 pub mod linsolve;
 pub mod matrix;
 pub mod number;
+pub mod traverse;
 
 pub use func::{Func, Func2, Function, FUNCTION_NAMES};
 pub use graph::{node_limit, Graph, Id, Node};
