@@ -301,6 +301,15 @@ fn golden_rhs_values_are_unchanged() {
     println!("{} rows, worst relative difference {worst:.1e}", rows.len());
 }
 
+/// `Contacts::reactions` at (t, q, dot(q)), through the model's own state.
+fn reactions_at<M: Contacts>(m: &M, t: f64, q: &[f64], qd: &[f64]) -> Vec<f64> {
+    let state = m.state_from_qdot(t, q, qd).expect("state");
+    let mut out = vec![0.0; M::NQ];
+    m.reactions(t, state.as_ref(), &[], &mut out)
+        .expect("reactions");
+    out
+}
+
 /// The generalized reactions `R = A qdd + h - F` of every formulation equal the
 /// multipliers' `C_qd^T lambda` at the same (t, q, dot(q)) along a run, and fixed ideal
 /// constraints do no work (`R . dot(q) = 0`).
@@ -328,32 +337,13 @@ macro_rules! check_reactions {
             let mut qd = vec![0.0; n];
             ga.qdot(t, &s[..n], &s[n..], &mut qd).expect("qdot");
             let q = &s[..n];
-            let reactions = |r: Result<(), nonholo::Error>, out: Vec<f64>| {
-                r.expect("reactions");
-                out
-            };
-            let mut out = vec![0.0; n];
-            let r_mu = reactions(mu.reactions(t, &[q, &qd[..]].concat(), &[], &mut out), out);
+            let r_mu = reactions_at(&mu, t, q, &qd);
             let scale = 1.0 + r_mu.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-            let mut others = Vec::new();
-            let st = ga.state_from_qdot(t, q, &qd).expect("state");
-            let mut out = vec![0.0; n];
-            others.push((
-                "GA",
-                reactions(ga.reactions(t, st.as_ref(), &[], &mut out), out),
-            ));
-            let st = bh.state_from_qdot(t, q, &qd).expect("state");
-            let mut out = vec![0.0; n];
-            others.push((
-                "BH",
-                reactions(bh.reactions(t, st.as_ref(), &[], &mut out), out),
-            ));
-            let st = vo.state_from_qdot(t, q, &qd).expect("state");
-            let mut out = vec![0.0; n];
-            others.push((
-                "Voronec",
-                reactions(vo.reactions(t, st.as_ref(), &[], &mut out), out),
-            ));
+            let others = [
+                ("GA", reactions_at(&ga, t, q, &qd)),
+                ("BH", reactions_at(&bh, t, q, &qd)),
+                ("Voronec", reactions_at(&vo, t, q, &qd)),
+            ];
             for (f, r) in &others {
                 let d = diff(&r_mu, r) / scale;
                 assert!(
