@@ -186,6 +186,43 @@ pub struct Lowered {
     pub configuration: Configuration,
     /// Where the parts of a model written with frames are (`None` without frames).
     pub geometry: Option<Geometry>,
+    /// What the contact forces need (empty without `rolls`).
+    pub contacts: ContactTerms,
+}
+
+/// What `Contacts::contact_loads` needs, in q, dot(q), t and the inputs, root components
+/// (`kinematics::balance`).
+#[derive(Default)]
+pub struct ContactTerms {
+    /// `[P, L_O]`: their rates along the motion are the external forces' resultant and
+    /// moment about the origin.
+    pub momenta: Vec<Id>,
+    /// `[F, M_O]` of gravity and the loads.
+    pub applied: Vec<Id>,
+    /// Whether gravity, the loads and the contacts are all the external forces (no
+    /// kinetic or potential energy, constraint or coordinate force written as a scalar):
+    /// only then does the balance give the normal forces of anchored contacts.
+    pub balanced: bool,
+    pub contacts: Vec<ContactTerm>,
+    /// `C = d constraints / d dot(q)`, row-major (`NC x NQ`), for the rows' multipliers.
+    pub jacobian: Vec<Id>,
+}
+
+/// One `rolls`.
+pub struct ContactTerm {
+    /// The material contact point, the plane's `up` and the wheel's axle.
+    pub point: [Id; 3],
+    pub up: [Id; 3],
+    pub axle: [Id; 3],
+    /// `friction: mu`.
+    pub friction: Option<Id>,
+    /// Its rows among the model's constraints, each `v_m . e` with `e` given: the row's
+    /// multiplier `lambda` is the force `lambda e` at the contact.
+    pub rows: Vec<(usize, [Id; 3])>,
+    /// The last row is the contact height (`solve: q`): its multiplier gives the normal.
+    pub height: bool,
+    /// With `lateral: false`, the contact whose lateral row this one shares.
+    pub shares_lateral_with: Option<usize>,
 }
 
 /// A vector as a sum of per-frame components (frame indices of [`Geometry::joints`]).

@@ -17,6 +17,47 @@
 
 use crate::{Error, Model};
 
+/// The force that the ground exerts on a wheel at its contact point, and its parts in the
+/// contact's frame: the plane's `up` (normal), the rolling direction `axle x up`
+/// (longitudinal) and the axle projected on the plane (lateral).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactLoad {
+    /// The force on the wheel, root components.
+    pub force: [f64; 3],
+    /// The material contact point, root components.
+    pub point: [f64; 3],
+    /// `N = force . up`: positive while the ground pushes.
+    pub normal: f64,
+    /// Along the rolling direction `axle x up` (normalized): traction when positive.
+    pub longitudinal: f64,
+    /// Along the axle projected on the plane.
+    pub lateral: f64,
+    /// `|F_t| / (mu N)` for a contact that declares `friction: mu` (`NaN` without one):
+    /// the wheel grips while it stays below 1.
+    pub utilization: f64,
+    /// The margin `mu N - |F_t|` of a contact with `friction` (`NaN` without one):
+    /// continuous through `N = 0`, so it is what the slip check locates.
+    pub friction_margin: f64,
+}
+
+impl ContactLoad {
+    /// All zero, `utilization` and `friction_margin` `NaN` (a buffer's initial value).
+    pub const ZERO: ContactLoad = ContactLoad {
+        force: [0.0; 3],
+        point: [0.0; 3],
+        normal: 0.0,
+        longitudinal: 0.0,
+        lateral: 0.0,
+        utilization: f64::NAN,
+        friction_margin: f64::NAN,
+    };
+
+    /// The tangential part `|F_t|`, the friction the contact needs.
+    pub fn tangential(&self) -> f64 {
+        libm::hypot(self.longitudinal, self.lateral)
+    }
+}
+
 /// The constraint forces of a model; `nonholonomic!` implements it for every model.
 ///
 /// ```
@@ -50,4 +91,66 @@ pub trait Contacts: Model {
     /// [`Error::Dimension`] for a `state`, `u` or `out` of the wrong length; the errors of
     /// [`Model::rhs_u`] otherwise.
     fn reactions(&self, t: f64, state: &[f64], u: &[f64], out: &mut [f64]) -> Result<(), Error>;
+
+    /// For each contact of [`CONTACTS`](Self::CONTACTS), the force that the ground exerts
+    /// on the wheel at the contact point ([`ContactLoad::force`], root components) with
+    /// its normal, longitudinal and lateral parts and the friction it needs, at
+    /// `(t, state)` with the inputs `u` held.
+    ///
+    /// How each part is found:
+    /// - a contact's velocity rows (`v_m . e = 0`) have multipliers `lambda`, from the
+    ///   reactions, `lambda = (C C^T)^-1 C R`; each exerts the force `lambda e` at the
+    ///   contact: the tangential forces, and the normal of a contact with `solve: q`
+    ///   (its height row);
+    /// - the normal force of a contact the coordinates keep on the plane (`contact: P`, or a
+    ///   wheel centre built at the wheel's height) does no virtual work, so no reaction
+    ///   carries it: it follows from the Newton–Euler balance of the whole system,
+    ///   `dP/dt = F` and `dL_O/dt = M_O` with gravity, the `at` forces and the `on` torques,
+    ///   solved in least squares for those normals (exact when the balance is
+    ///   consistent; minimum-norm when the normals are not determined, e.g. four wheels on
+    ///   a rigid chassis). That needs every external force to be one the balance sees:
+    ///   a model with a scalar kinetic or potential energy, scalar constraints or
+    ///   coordinate forces besides its bodies gets [`Error::NotAvailable`].
+    /// - Two wheels on one axle (one with `lateral: false`) share one lateral row, so the
+    ///   rigid model fixes only the sum `S` of their lateral forces. It is split in
+    ///   proportion to their normal forces, `F_i = S N_i / (N_1 + N_2)` (equal shares
+    ///   while `N_1 + N_2 <= 0`): both then need the same friction ratio, and under a
+    ///   pure lateral load they slide sideways together, when `|S| = mu (N_1 + N_2)`.
+    ///   The friction check uses the same split.
+    ///
+    /// [`Error::Dimension`] for slices of the wrong length, [`Error::NotAvailable`] as
+    /// above; the errors of [`Model::rhs_u`] otherwise. Allocates nothing.
+    fn contact_loads(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        out: &mut [ContactLoad],
+    ) -> Result<(), Error> {
+        let _ = (t, state, u);
+        if Self::CONTACTS.is_empty() && out.is_empty() {
+            return Ok(());
+        }
+        Err(Error::NotAvailable {
+            what: "contact_loads",
+        })
+    }
+
+    /// The force that the ground exerts on each wheel at its contact point, in root
+    /// components: [`ContactLoad::force`] of [`contact_loads`](Self::contact_loads).
+    fn contact_forces(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        out: &mut [[f64; 3]],
+    ) -> Result<(), Error> {
+        let _ = (t, state, u);
+        if Self::CONTACTS.is_empty() && out.is_empty() {
+            return Ok(());
+        }
+        Err(Error::NotAvailable {
+            what: "contact_forces",
+        })
+    }
 }

@@ -69,7 +69,7 @@ pub mod trajectory;
 #[cfg(feature = "viz")]
 pub mod viz;
 
-pub use contacts::Contacts;
+pub use contacts::{ContactLoad, Contacts};
 pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;

@@ -10,6 +10,7 @@ mod common;
 
 mod benenti;
 mod boltzmann_hamel;
+mod contact_forces;
 mod energy_balance;
 mod ensemble;
 mod events;

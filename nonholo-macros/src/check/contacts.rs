@@ -23,6 +23,8 @@ pub struct Rolling {
     /// `solve` was given (even if wrong): the height row counts among the constraints.
     pub height_row: bool,
     pub lateral: bool,
+    /// `friction: mu`, an expression of the parameters.
+    pub friction: Option<Expr>,
 }
 
 impl Rolling {
@@ -46,7 +48,9 @@ pub(super) fn rolling(
     plane_of: &HashMap<String, usize>,
 ) -> Rolling {
     let what = format!("rolls {} on {}", r.wheel, r.plane);
-    let keys = ["center", "axis", "radius", "contact", "solve", "lateral"];
+    let keys = [
+        "center", "axis", "radius", "contact", "solve", "lateral", "friction",
+    ];
     let mut e = Entries::new(k, &what, r.kw.span(), r.entries, &keys);
     let center = e.required(k, &what, "center");
     let axis = e.required(k, &what, "axis");
@@ -55,6 +59,19 @@ pub(super) fn rolling(
     let solve = e.optional("solve");
     let height_row = solve.is_some();
     let lateral = e.optional("lateral");
+    let friction = e.optional("friction");
+    if let Some(mu) = &friction {
+        scalar(k, mu, "a contact's friction coefficient");
+        super::exprs::find_ident(mu, &mut |id| {
+            if k.coords.iter().any(|q| q == id) {
+                k.cx.error_help(
+                    id.span(),
+                    format!("the friction coefficient depends on the coordinate `{id}`"),
+                    "`friction` is a constant of the contact: write a parameter or a number, e.g. `friction: mu`",
+                );
+            }
+        });
+    }
     typed(k, &center, Ty::Point, "a wheel's center");
     typed(k, &axis, Ty::Vector, "a wheel's axis");
     scalar(k, &radius, "a wheel's radius");
@@ -127,6 +144,7 @@ pub(super) fn rolling(
         solve,
         height_row,
         lateral,
+        friction,
     }
 }
 

@@ -195,6 +195,7 @@ pub fn hooks(
         constraint_residual,
         inherent,
         reactions,
+        contacts: TokenStream::new(),
         generic_inherent: TokenStream::new(),
         active,
     }

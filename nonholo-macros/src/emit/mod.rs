@@ -7,6 +7,7 @@
 mod bindings;
 pub mod code;
 mod configuration;
+mod contacts;
 pub mod equations;
 mod first_method;
 mod geometry;
@@ -46,6 +47,8 @@ pub struct Hooks {
     pub inherent: TokenStream,
     /// `Contacts::reactions`: fills `__out` (`[f64; NQ]`) from `t`, `state`, `u`.
     pub reactions: TokenStream,
+    /// The other methods of the `Contacts` impl (`contact_loads`, `contact_forces`).
+    pub contacts: TokenStream,
     /// Items of the generic impl (`impl<__S: Scalar> SkateOf<__S>`) the bodies above use.
     pub generic_inherent: TokenStream,
     /// The state components and the inputs the right-hand side depends on (the columns
@@ -78,6 +81,10 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     };
     let header = emit_struct(m, &low.defaults);
     let config = configuration::items(low, &base, &plets);
+    let mut hooks = hooks;
+    let (generic, methods) = contacts::items(m, low, matches!(eq.layout, StateLayout::Second(_)));
+    hooks.generic_inherent.extend(generic);
+    hooks.contacts = methods;
     let body = model_impl(
         m,
         low.syms.q.len(),
@@ -147,6 +154,7 @@ pub fn model_impl(
         &h.inherent,
     );
     let reactions = &h.reactions;
+    let contact_methods = &h.contacts;
     let contact_names = m.kinematics.contact_names();
     let np_l = lit_usize(m.params.len());
     // rhs_jvp and rhs_param_jvp: rhs_generic in dual numbers (forward mode over the emitted
@@ -403,6 +411,8 @@ pub fn model_impl(
                 let __out: &mut [f64; #nq_l] = ::nonholo::__private::as_array_mut(out, "reactions")?;
                 #reactions
             }
+
+            #contact_methods
         }
     }
 }
@@ -438,6 +448,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         energy: unreachable.clone(),
         constraint_residual: unreachable.clone(),
         reactions: unreachable,
+        contacts: TokenStream::new(),
         inherent: TokenStream::new(),
         generic_inherent: TokenStream::new(),
         active: (Vec::new(), Vec::new()),

@@ -156,6 +156,7 @@ pub fn hooks(
         constraint_residual,
         inherent,
         reactions,
+        contacts: TokenStream::new(),
         generic_inherent,
         active: (active_x, active_u),
     }

@@ -43,6 +43,10 @@ pub enum Site {
 pub struct Contact {
     /// Velocity rows `= 0`, with their text.
     pub rows: Vec<(Id, String)>,
+    /// Each row is `v_m . e`: its `e`, so that the row's multiplier `lambda` is the force
+    /// `lambda e` on the wheel at the contact (a unit vector, `a x n` and `n x (a x n)` of
+    /// length `s`, or `n` for the height row).
+    pub directions: Vec<Vector>,
     /// The contact-height configuration constraint, when not identically zero.
     pub height: Option<Id>,
     /// The material contact point (from the origin) and its velocity `v_m`.
@@ -122,6 +126,7 @@ pub fn roll(
     let spin = kin.tree.cross(g, &omega, &rho);
     let v_m = w.velocity.add(g, &spin);
     let mut rows = Vec::new();
+    let mut directions = Vec::new();
     let axes = ["x", "y", "z"];
     match (w.lateral, axis_of(g, kin, &w.up)) {
         (true, Some((f, k, _))) => {
@@ -141,6 +146,7 @@ pub fn roll(
             for t in [(k + 1) % 3, (k + 2) % 3] {
                 let e = Kin::unit(g, heading, t);
                 let row = kin.tree.dot(g, &v_m, &e);
+                directions.push(e);
                 rows.push((
                     row,
                     format!(
@@ -154,6 +160,7 @@ pub fn roll(
             // a x n (length s): the rolling direction; n x (a x n): the lateral one
             let long = kin.tree.cross(g, &w.axis, &n);
             let row = kin.tree.dot(g, &v_m, &long);
+            directions.push(long.clone());
             rows.push((
                 row,
                 format!(
@@ -164,6 +171,7 @@ pub fn roll(
             if lateral {
                 let lat = kin.tree.cross(g, &n, &long);
                 let row = kin.tree.dot(g, &v_m, &lat);
+                directions.push(lat);
                 rows.push((
                     row,
                     format!(
@@ -212,6 +220,7 @@ pub fn roll(
             ));
         }
         let row = kin.tree.dot(g, &v_m, &n);
+        directions.push(n.clone());
         rows.push((
             row,
             format!(
@@ -224,6 +233,7 @@ pub fn roll(
     let point = w.center.add(g, &rho);
     Ok(Contact {
         rows,
+        directions,
         height,
         point,
         velocity: v_m,

@@ -166,7 +166,25 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     let kinetic_rest = kinetic;
     let potential_rest = potential;
     let mut rigid = Vec::new();
+    let mut contacts = crate::model::ContactTerms::default();
     if let Some(k) = three {
+        // The balance sees the bodies, gravity and the loads: anything written as a
+        // scalar (energy, constraint, coordinate force) is a force it cannot place.
+        let scalar_free = [kinetic, potential]
+            .iter()
+            .chain(&forces)
+            .chain(&constraints)
+            .all(|x| lw.g.is_zero(*x))
+            && k.configuration.residuals.len()
+                == k.contacts.contacts.iter().filter(|c| c.height).count();
+        contacts = k.contacts;
+        contacts.balanced = scalar_free;
+        let offset = constraints.len();
+        for c in &mut contacts.contacts {
+            for (row, _) in &mut c.rows {
+                *row += offset;
+            }
+        }
         geometry = k.geometry;
         kinetic = lw.g.add(kinetic, k.kinetic);
         rigid = k.rigid;
@@ -226,6 +244,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         defaults,
         configuration,
         geometry,
+        contacts,
     }
 }
 
@@ -238,6 +257,7 @@ struct ThreeD {
     rows: Vec<(Id, String, proc_macro2::Span)>,
     configuration: Configuration,
     geometry: Option<crate::model::Geometry>,
+    contacts: crate::model::ContactTerms,
 }
 
 impl Lowerer<'_> {

@@ -7,12 +7,13 @@ use crate::check::draw::DrawKind;
 use crate::check::kinematics::{Kinematics, Load, Rolling};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::Expr;
+use crate::kinematics::balance::{self, Applied};
 use crate::kinematics::bodies::{self, MassBody};
 use crate::kinematics::rolling::{self, Wheel};
 use crate::kinematics::vector::Vector;
 use crate::kinematics::{Clock, Kin};
 use crate::model::{self, Configuration, SceneItem, Terms};
-use crate::sym::linsolve::RandomPoints;
+use crate::sym::linsolve::{probably_zero, RandomPoints};
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 use proc_macro2::Span;
@@ -107,11 +108,17 @@ impl Lowerer<'_> {
             v
         });
         let mut loads = Vec::new();
+        let mut applied = Vec::new();
         for l in &k.loads {
             match l {
                 Load::At { point, force } => {
                     let f = self.vector(force);
                     let v = self.velocity(point);
+                    let r = self.vector(point);
+                    applied.push(Applied::Force {
+                        point: r,
+                        force: f.clone(),
+                    });
                     loads.push((v, f));
                 }
                 Load::On {
@@ -121,6 +128,7 @@ impl Lowerer<'_> {
                 } => {
                     let t = self.vector(torque);
                     let t = if *sign < 0.0 { t.neg(&mut self.g) } else { t };
+                    applied.push(Applied::Torque(t.clone()));
                     if let Some(kin) = self.kin.as_ref() {
                         loads.push((kin.omega(*frame), t));
                     }
@@ -128,6 +136,11 @@ impl Lowerer<'_> {
             }
         }
         let mut wheels = Vec::new();
+        let frictions: Vec<Option<Id>> = k
+            .rolls
+            .iter()
+            .map(|r| r.friction.as_ref().map(|e| self.expr(e)))
+            .collect();
         for r in &k.rolls {
             let plane = &k.planes[r.plane.min(k.planes.len().saturating_sub(1))];
             let body = &k.bodies[r.body.min(k.bodies.len().saturating_sub(1))];
@@ -203,6 +216,7 @@ impl Lowerer<'_> {
                 rows: vec![],
                 configuration: Configuration::default(),
                 geometry: None,
+                contacts: model::ContactTerms::default(),
             };
         };
         let (kinetic, rigid) = bodies::kinetic_energy(kin, g, &masses, gravity.as_ref());
@@ -214,10 +228,31 @@ impl Lowerer<'_> {
         let mut rows = Vec::new();
         let mut configuration = Configuration::default();
         let mut contacts = Vec::new();
-        for (r, w) in &wheels {
+        let mut contact_terms = model::ContactTerms::default();
+        if !wheels.is_empty() {
+            contact_terms.momenta = balance::momenta(kin, g, &masses).to_vec();
+            contact_terms.applied =
+                balance::applied(kin, g, &masses, gravity.as_ref(), &applied).to_vec();
+        }
+        for ((r, w), friction) in wheels.iter().zip(&frictions) {
             match rolling::roll(kin, g, &self.clock, w) {
                 Ok(c) => {
                     contacts.push((w.name.clone(), c.point.clone(), c.velocity.clone()));
+                    let start = rows.len();
+                    contact_terms.contacts.push(model::ContactTerm {
+                        point: balance::root(kin, g, &c.point),
+                        up: balance::root(kin, g, &w.up),
+                        axle: balance::root(kin, g, &w.axis),
+                        friction: *friction,
+                        rows: c
+                            .directions
+                            .iter()
+                            .enumerate()
+                            .map(|(i, e)| (start + i, balance::root(kin, g, e)))
+                            .collect(),
+                        height: c.height.is_some(),
+                        shares_lateral_with: None,
+                    });
                     for (row, text) in c.rows {
                         rows.push((row, text, r.span));
                     }
@@ -247,6 +282,7 @@ impl Lowerer<'_> {
                 }
             }
         }
+        share_lateral_rows(g, &wheels, &mut contact_terms.contacts);
         for (f, text, span, solve) in holonomic {
             let row = self.clock.derivative(g, f);
             rows.push((row, format!("d/dt ({text})"), span));
@@ -298,7 +334,35 @@ impl Lowerer<'_> {
             rows,
             configuration,
             geometry: Some(geometry),
+            contacts: contact_terms,
         }
+    }
+}
+
+/// A wheel with `lateral: false` shares the lateral row of the wheel on its axle (the
+/// first one with a lateral row whose axle is parallel): the rigid model gives only the
+/// sum of their lateral forces.
+fn share_lateral_rows(
+    g: &mut Graph,
+    wheels: &[(&Rolling, Wheel)],
+    terms: &mut [model::ContactTerm],
+) {
+    if terms.len() != wheels.len() {
+        return;
+    }
+    for i in 0..terms.len() {
+        if wheels[i].1.lateral {
+            continue;
+        }
+        let a = terms[i].axle;
+        terms[i].shares_lateral_with = (0..terms.len()).find(|j| {
+            let b = terms[*j].axle;
+            *j != i
+                && wheels[*j].1.lateral
+                && crate::kinematics::vector::cross3(g, a, b)
+                    .iter()
+                    .all(|c| probably_zero(g, *c))
+        });
     }
 }
 

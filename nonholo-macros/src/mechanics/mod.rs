@@ -64,7 +64,13 @@ pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
     let lt = lagrangian::lagrange_terms(low, cx)?;
     low.graph
         .set_stage("the equations of motion (the velocity map, G and the forcing)");
-    formulation_fn(low.formulation)(low, &lt, cx)
+    let eq = formulation_fn(low.formulation)(low, &lt, cx)?;
+    if !low.contacts.contacts.is_empty() {
+        // the rows' multipliers at run time, lambda = (C C^T)^-1 C R
+        let c = Mat::jac(&mut low.graph, &Mat::col(&low.constraints), &low.syms.qd);
+        low.contacts.jacobian = c.e;
+    }
+    Some(eq)
 }
 
 /// What every formulation produces.

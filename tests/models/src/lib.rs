@@ -3,6 +3,7 @@
 //! models, of the same name.
 
 pub mod boltzmann_hamel;
+pub mod contact_forces;
 pub mod energy_balance;
 pub mod formulation_matrix;
 pub mod geometry;

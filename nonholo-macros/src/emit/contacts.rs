@@ -1,0 +1,204 @@
+//! `Contacts::contact_loads` and `contact_forces` for models with `rolls`
+//! (`design/contact_forces.md`): the rows' multipliers from the reactions,
+//! `lambda = (C C^T)^-1 C R`; the momenta `[P, L_O]`, the applied wrench and the
+//! contacts' geometry in one generic function, run once in dual numbers along the motion
+//! (`t -> 1`, `q -> dot(q)`, `dot(q) -> ddot(q)`) so that the tangents are
+//! `[dP/dt, dL_O/dt]`; the runtime places the forces (`__private::contact_loads`).
+
+use super::bindings::{input_prologue, param_bindings};
+use super::code::{bind_array, ident_for, lit_usize, Layout, Num};
+use super::structs;
+use crate::check::Checked;
+use crate::model::Lowered;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// (items of the generic impl, methods of the `Contacts` impl); nothing without `rolls`.
+/// `second`: the state is `[q, dot(q)]` (else `[q, z]`).
+pub fn items(m: &Checked, low: &Lowered, second: bool) -> (TokenStream, TokenStream) {
+    let ct = &low.contacts;
+    if ct.contacts.is_empty() {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let g = &low.graph;
+    let syms = &low.syms;
+    let (nq, nc, nu, k) = (
+        syms.q.len(),
+        low.constraints.len(),
+        m.inputs.len(),
+        ct.contacts.len(),
+    );
+    let (nq_l, nc_l, nu_l, k_l) = (lit_usize(nq), lit_usize(nc), lit_usize(nu), lit_usize(k));
+
+    // the generic terms: [P, L_O, F, M_O, per contact (point, up, axle, mu), per row e]
+    let (mut b, _) = param_bindings(m, syms, Num::Generic);
+    bind_array(&mut b, &syms.q, &ident_for("__q"));
+    bind_array(&mut b, &syms.qd, &ident_for("__qd"));
+    let mut l = Layout::new();
+    let momenta = l.vec(&ct.momenta);
+    let applied = l.vec(&ct.applied);
+    let per: Vec<_> = ct
+        .contacts
+        .iter()
+        .map(|c| {
+            (
+                l.vec(&c.point),
+                l.vec(&c.up),
+                l.vec(&c.axle),
+                c.friction.map(|mu| l.vec(&[mu])),
+            )
+        })
+        .collect();
+    let rows: Vec<_> = ct
+        .contacts
+        .iter()
+        .flat_map(|c| c.rows.iter().map(|(_, e)| *e).collect::<Vec<_>>())
+        .map(|e| l.vec(&e))
+        .collect();
+    let (lets, o) = l.block_in(g, &b, "k", Num::Generic);
+    let nan = Num::Generic.wrap(quote! { f64::NAN });
+    let mut elems: Vec<TokenStream> = Vec::new();
+    elems.extend(o.vec(momenta).iter().cloned());
+    elems.extend(o.vec(applied).iter().cloned());
+    for (point, up, axle, mu) in &per {
+        for s in [point, up, axle] {
+            elems.extend(o.vec(*s).iter().cloned());
+        }
+        elems.push(mu.map_or_else(|| nan.clone(), |s| o.vec(s)[0].clone()));
+    }
+    for s in &rows {
+        elems.extend(o.vec(*s).iter().cloned());
+    }
+    let len = elems.len();
+    let (len_l, geo_l) = (lit_usize(len), lit_usize(len - 12));
+    let prologue_generic = input_prologue(m, Num::Generic, false);
+    let generic = quote! {
+        /// The momenta `[P, L_O]`, the applied `[F, M_O]` and the contacts' geometry (root
+        /// components) that `Contacts::contact_loads` runs in dual numbers.
+        #[doc(hidden)]
+        pub fn __contact_terms(&self, t: __S, __q: &[__S; #nq_l], __qd: &[__S; #nq_l], __u: &[__S; #nu_l]) -> [__S; #len_l] {
+            #prologue_generic
+            #lets
+            [#(#elems),*]
+        }
+    };
+
+    // C = d constraints / d dot(q) at (t, q, dot(q))
+    let (mut bc, _) = param_bindings(m, syms, Num::F64);
+    bind_array(&mut bc, &syms.q, &ident_for("__q"));
+    bind_array(&mut bc, &syms.qd, &ident_for("__qd"));
+    let mut lc = Layout::new();
+    let c_slot = lc.vec(&ct.jacobian);
+    let (c_lets, co) = lc.block(g, &bc, "j");
+    let c_entries = co.vec(c_slot);
+    let c_rows = (0..nc).map(|a| {
+        let row = &c_entries[a * nq..(a + 1) * nq];
+        quote! { [#(#row),*] }
+    });
+    let specs = ct.contacts.iter().map(|c| {
+        let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
+        let height = c.height;
+        let share = match c.shares_lateral_with {
+            Some(j) => {
+                let j = lit_usize(j);
+                quote! { ::core::option::Option::Some(#j) }
+            }
+            None => quote! { ::core::option::Option::None },
+        };
+        quote! {
+            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share }
+        }
+    });
+    let balanced = ct.balanced;
+    let generic_name = structs::generic_name(m);
+    let dual = quote! { ::nonholo::__private::Dual };
+    let prologue = input_prologue(m, Num::F64, true);
+    let motion = motion(m, low, second);
+    let methods = quote! {
+        fn contact_loads(&self, t: f64, state: &[f64], u: &[f64], out: &mut [::nonholo::ContactLoad]) -> ::core::result::Result<(), ::nonholo::Error> {
+            const __CONTACT_ROWS: [::nonholo::__private::ContactRows; #k_l] = [#(#specs),*];
+            let __out: &mut [::nonholo::ContactLoad; #k_l] = ::nonholo::__private::as_array_mut(out, "contact loads")?;
+            #prologue
+            #motion
+            let mut __r = [0.0f64; #nq_l];
+            <Self as ::nonholo::Contacts>::reactions(self, t, state, u, &mut __r)?;
+            #c_lets
+            let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
+            let ::core::option::Option::Some(__lambda) = ::nonholo::__private::row_multipliers(&__c, &__r) else {
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact multipliers (dependent constraint rows)", t, state: ::nonholo::__private::to_vec(state) });
+            };
+            let __m: #generic_name<#dual> = self.cast();
+            let __xq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
+            let __xqd: [#dual; #nq_l] = ::nonholo::__private::seed(&__qd, &__qdd);
+            let __w: [#dual; #nu_l] = ::nonholo::__private::seed(__u, &[0.0; #nu_l]);
+            let __x = __m.__contact_terms(#dual::new(t, 1.0), &__xq, &__xqd, &__w);
+            let mut __wrench = [0.0f64; 6];
+            for __i in 0..6 {
+                __wrench[__i] = __x[__i].eps - __x[6 + __i].re;
+            }
+            let mut __geo = [0.0f64; #geo_l];
+            for (__g, __v) in __geo.iter_mut().zip(&__x[12..]) {
+                *__g = __v.re;
+            }
+            ::nonholo::__private::contact_loads(&__CONTACT_ROWS, #balanced, &__lambda, &__wrench, &__geo, __out)?;
+            if !__out.iter().all(|__l| ::nonholo::__private::all_finite(&__l.force)) {
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact loads", t, state: ::nonholo::__private::to_vec(state) });
+            }
+            ::core::result::Result::Ok(())
+        }
+
+        fn contact_forces(&self, t: f64, state: &[f64], u: &[f64], out: &mut [[f64; 3]]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __o: &mut [[f64; 3]; #k_l] = ::nonholo::__private::as_array_mut(out, "contact forces")?;
+            let mut __l = [::nonholo::ContactLoad::ZERO; #k_l];
+            <Self as ::nonholo::Contacts>::contact_loads(self, t, state, u, &mut __l)?;
+            for (__f, __x) in __o.iter_mut().zip(&__l) {
+                *__f = __x.force;
+            }
+            ::core::result::Result::Ok(())
+        }
+    };
+    (generic, methods)
+}
+
+/// Fills `__q`, `__qd` and `__qdd` (`[f64; NQ]`) from `t`, `state` and `u`: from the
+/// state and `rhs_u` for `[q, dot(q)]`; for `[q, z]`, `dot(q) = psi(q, z, t)` and
+/// `ddot(q) = d/dt psi` by `qdot_generic` in dual numbers along `(dot(q), dz/dt, 1)`.
+fn motion(m: &Checked, low: &Lowered, second: bool) -> TokenStream {
+    let nq = low.syms.q.len();
+    let nz = if second { nq } else { low.syms.z.len() };
+    let (nq_l, nz_l, dim_l) = (lit_usize(nq), lit_usize(nz), lit_usize(nq + nz));
+    let head = quote! {
+        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        let mut __dz = [0.0f64; #dim_l];
+        <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
+        let mut __q = [0.0f64; #nq_l];
+        __q.copy_from_slice(&__s[..#nq_l]);
+    };
+    if second {
+        return quote! {
+            #head
+            let mut __qd = [0.0f64; #nq_l];
+            __qd.copy_from_slice(&__s[#nq_l..]);
+            let mut __qdd = [0.0f64; #nq_l];
+            __qdd.copy_from_slice(&__dz[#nq_l..]);
+        };
+    }
+    let generic_name = structs::generic_name(m);
+    let dual = quote! { ::nonholo::__private::Dual };
+    quote! {
+        #head
+        let mut __zz = [0.0f64; #nz_l];
+        __zz.copy_from_slice(&__s[#nq_l..]);
+        let mut __zd = [0.0f64; #nz_l];
+        __zd.copy_from_slice(&__dz[#nq_l..]);
+        let mut __qd = [0.0f64; #nq_l];
+        <Self as ::nonholo::Model>::qdot(self, t, &__q, &__zz, &mut __qd)?;
+        let __mq: #generic_name<#dual> = self.cast();
+        let __aq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
+        let __az: [#dual; #nz_l] = ::nonholo::__private::seed(&__zz, &__zd);
+        let mut __ao = [#dual::new(0.0, 0.0); #nq_l];
+        __mq.qdot_generic(#dual::new(t, 1.0), &__aq, &__az, &mut __ao)?;
+        let mut __qdd = [0.0f64; #nq_l];
+        ::nonholo::__private::tangents(&__ao, &mut __qdd);
+    }
+}

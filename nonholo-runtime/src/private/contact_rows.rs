@@ -1,0 +1,231 @@
+//! The numeric half of [`Contacts::contact_loads`](crate::Contacts::contact_loads): the
+//! emitted code derives the rows' multipliers, the contacts' geometry and the wrench the
+//! contacts must supply; this places the forces (`design/contact_forces.md`, 2.5 and 4).
+
+use crate::contacts::ContactLoad;
+use crate::linalg::solve_spd;
+use crate::Error;
+use nalgebra::{SMatrix, SVector};
+
+/// One `rolls` of a model, as `nonholonomic!` emits it.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactRows {
+    /// Its rows among the model's constraints; row `r` is `v_m . e_r`, so its multiplier
+    /// `lambda_r` is the force `lambda_r e_r` at the contact.
+    pub rows: &'static [usize],
+    /// The last row is the contact height (`solve: q`): the normal force is its multiplier.
+    pub height: bool,
+    /// With `lateral: false`: the contact on the same axle whose lateral row it shares.
+    pub shares_lateral_with: Option<usize>,
+}
+
+/// Entries of the contacts' geometry per contact: point, up, axle, `mu` (NaN without).
+pub const PER_CONTACT: usize = 10;
+
+/// The multipliers `lambda = (C C^T)^-1 C R` of reactions `R = C^T lambda` (exact when `R`
+/// is a reaction of these rows); `None` when `C` has dependent rows.
+pub fn row_multipliers<const NQ: usize, const NC: usize>(
+    c: &[[f64; NQ]; NC],
+    r: &[f64; NQ],
+) -> Option<[f64; NC]> {
+    let mut cct = [[0.0; NC]; NC];
+    let mut cr = [0.0; NC];
+    for a in 0..NC {
+        for b in a..NC {
+            let v: f64 = (0..NQ).map(|i| c[a][i] * c[b][i]).sum();
+            cct[a][b] = v;
+            cct[b][a] = v;
+        }
+        cr[a] = (0..NQ).map(|i| c[a][i] * r[i]).sum();
+    }
+    solve_spd(&cct, &cr)
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn at(x: &[f64], i: usize) -> [f64; 3] {
+    [x[i], x[i + 1], x[i + 2]]
+}
+
+/// The contact loads from the rows' multipliers `lambda`, the wrench the contacts must
+/// supply (`dP/dt - F_applied`, `dL_O/dt - M_applied,O`, root components) and the
+/// geometry (per contact [`PER_CONTACT`] entries, then `e_r` of every row in contact
+/// order). `balanced`: the wrench counts every external force but the contacts'.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_loads(
+    contacts: &[ContactRows],
+    balanced: bool,
+    lambda: &[f64],
+    wrench: &[f64; 6],
+    geometry: &[f64],
+    out: &mut [ContactLoad],
+) -> Result<(), Error> {
+    let k = contacts.len();
+    // the tangential forces, and the normals of contacts with a height row
+    let mut rest = *wrench;
+    let mut row_at = PER_CONTACT * k;
+    let mut anchored = [0usize; 6];
+    let mut n_anchored = 0;
+    for (c, spec) in contacts.iter().enumerate() {
+        let point = at(geometry, PER_CONTACT * c);
+        let mut f = [0.0; 3];
+        for &r in spec.rows {
+            let e = at(geometry, row_at);
+            row_at += 3;
+            for i in 0..3 {
+                f[i] += lambda[r] * e[i];
+            }
+        }
+        let m = cross(point, f);
+        for i in 0..3 {
+            rest[i] -= f[i];
+            rest[3 + i] -= m[i];
+        }
+        out[c] = ContactLoad {
+            force: f,
+            point,
+            ..ContactLoad::ZERO
+        };
+        if !spec.height {
+            if n_anchored == anchored.len() {
+                return Err(Error::NotAvailable {
+                    what: "the normal forces of more than six contacts held on the plane by the coordinates",
+                });
+            }
+            anchored[n_anchored] = c;
+            n_anchored += 1;
+        }
+    }
+    if n_anchored > 0 {
+        if !balanced {
+            return Err(Error::NotAvailable {
+                what: "the normal force of a contact held on the plane by the coordinates (the model has a scalar energy, constraint or force the Newton-Euler balance cannot place)",
+            });
+        }
+        // moments about the first anchored contact, so that the columns are of one scale
+        let reference = out[anchored[0]].point;
+        let shift = cross(reference, at(&rest, 0));
+        let mut a = SMatrix::<f64, 6, 6>::zeros();
+        for (j, c) in anchored[..n_anchored].iter().enumerate() {
+            let up = at(geometry, PER_CONTACT * c + 3);
+            let lever = at(&out[*c].point, 0);
+            let arm = [
+                lever[0] - reference[0],
+                lever[1] - reference[1],
+                lever[2] - reference[2],
+            ];
+            let m = cross(arm, up);
+            for i in 0..3 {
+                a[(i, j)] = up[i];
+                a[(3 + i, j)] = m[i];
+            }
+        }
+        let b = SVector::<f64, 6>::from_fn(|i, _| {
+            if i < 3 {
+                rest[i]
+            } else {
+                rest[i] - shift[i - 3]
+            }
+        });
+        let svd = a.svd(true, true);
+        let largest = svd.singular_values.max();
+        let x = svd
+            .solve(&b, 1e-12 * largest.max(1.0))
+            .map_err(|_| Error::NotAvailable {
+                what: "the normal forces (the Newton-Euler balance could not be solved)",
+            })?;
+        for (j, c) in anchored[..n_anchored].iter().enumerate() {
+            let up = at(geometry, PER_CONTACT * c + 3);
+            for i in 0..3 {
+                out[*c].force[i] += x[j] * up[i];
+            }
+        }
+    }
+    // two wheels on one axle: the shared lateral force split by their normal forces
+    for (c, spec) in contacts.iter().enumerate() {
+        let Some(j) = spec.shares_lateral_with else {
+            continue;
+        };
+        let Some(lateral) = lateral_force(contacts, lambda, geometry, j) else {
+            continue;
+        };
+        let (up_c, up_j) = (
+            at(geometry, PER_CONTACT * c + 3),
+            at(geometry, PER_CONTACT * j + 3),
+        );
+        let (n_c, n_j) = (dot(out[c].force, up_c), dot(out[j].force, up_j));
+        let share = if n_c + n_j > 0.0 {
+            n_c / (n_c + n_j)
+        } else {
+            0.5
+        };
+        for i in 0..3 {
+            out[c].force[i] += share * lateral[i];
+            out[j].force[i] -= share * lateral[i];
+        }
+    }
+    for (c, load) in out.iter_mut().enumerate().take(k) {
+        let g = &geometry[PER_CONTACT * c..PER_CONTACT * (c + 1)];
+        let (up, axle, mu) = (at(g, 3), at(g, 6), g[9]);
+        let f = load.force;
+        let normal = dot(f, up);
+        let a_up = dot(axle, up);
+        let mut side = [
+            axle[0] - a_up * up[0],
+            axle[1] - a_up * up[1],
+            axle[2] - a_up * up[2],
+        ];
+        let len = libm::sqrt(dot(side, side));
+        for x in &mut side {
+            *x /= len;
+        }
+        let ahead = cross(side, up);
+        load.normal = normal;
+        load.lateral = dot(f, side);
+        load.longitudinal = dot(f, ahead);
+        if mu.is_finite() {
+            let ft = load.tangential();
+            load.utilization = ft / (mu * normal);
+            load.friction_margin = mu * normal - ft;
+        }
+    }
+    Ok(())
+}
+
+/// The force of contact `j`'s lateral row (the one most nearly along its axle).
+fn lateral_force(
+    contacts: &[ContactRows],
+    lambda: &[f64],
+    geometry: &[f64],
+    j: usize,
+) -> Option<[f64; 3]> {
+    let mut row_at = PER_CONTACT * contacts.len();
+    for spec in &contacts[..j] {
+        row_at += 3 * spec.rows.len();
+    }
+    let axle = at(geometry, PER_CONTACT * j + 6);
+    let spec = &contacts[j];
+    let tangent = spec.rows.len() - usize::from(spec.height);
+    let mut best: Option<(f64, [f64; 3])> = None;
+    for (i, &r) in spec.rows[..tangent].iter().enumerate() {
+        let e = at(geometry, row_at + 3 * i);
+        let along = libm::fabs(dot(e, axle)) / libm::sqrt(dot(e, e)).max(f64::MIN_POSITIVE);
+        if best.is_none_or(|(b, _)| along > b) {
+            best = Some((
+                along,
+                [lambda[r] * e[0], lambda[r] * e[1], lambda[r] * e[2]],
+            ));
+        }
+    }
+    best.map(|(_, f)| f)
+}

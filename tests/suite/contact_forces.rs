@@ -1,0 +1,128 @@
+//! `Contacts::contact_loads`: the forces the ground supplies, against closed forms and
+//! against a contact whose normal force is a multiplier.
+
+use nonholo::models::WhippleBicycle;
+use nonholo::prelude::*;
+use nonholo::ContactLoad;
+use nonholo_test_models::contact_forces::*;
+
+fn loads<M: Contacts>(m: &M, state: &[f64], u: &[f64]) -> Vec<ContactLoad> {
+    let mut out = vec![ContactLoad::ZERO; M::CONTACTS.len()];
+    m.contact_loads(0.0, state, u, &mut out)
+        .expect("contact loads");
+    out
+}
+
+/// Upright, at rest or at constant speed, the bicycle's weight splits by the position of
+/// its centre of mass between the wheels (`design/contact_forces.md`, T3; SymBRiM asserts
+/// the same numbers): 309.3035294117647 N front, 612.8364705882353 N rear.
+#[test]
+fn bicycle_upright_carries_its_weight_by_its_centre_of_mass() {
+    let bike = WhippleBicycle::default();
+    for v in [0.0, 5.0] {
+        let mut state = WhippleBicycle::ZERO_STATE;
+        bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
+            .unwrap();
+        state[WhippleBicycle::NQ + 1] = -v / bike.r_r;
+        let l = loads(&bike, &state, &[0.0; 3]);
+        let (rear, front) = (l[0], l[1]);
+        println!("v = {v}: rear {rear:?}\n front {front:?}");
+        for (load, n) in [(rear, 612.8364705882353), (front, 309.3035294117647)] {
+            assert!(
+                (load.normal - n).abs() < 1e-10 * n,
+                "{} vs {n}",
+                load.normal
+            );
+            // up = -N.z (benchmark axes, z down)
+            assert!((load.force[2] + n).abs() < 1e-10 * n);
+            assert!(load.tangential() < 1e-10 * n, "{load:?}");
+        }
+    }
+}
+
+/// The anchored disk's normal (Newton–Euler) equals the released disk's (the multiplier
+/// of its height row) at random states, and so do the tangential forces.
+#[test]
+fn anchored_normal_equals_the_multiplier_of_a_released_contact() {
+    let (a, m, r) = (
+        DiskAnchored::default(),
+        DiskAnchoredMu::default(),
+        DiskReleased::default(),
+    );
+    let mut rng = 0x2545f4914f6cdd1du64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let mut worst = 0.0f64;
+    for _ in 0..20 {
+        let (yaw, lean, spin) = (next() * 3.0, next() * 0.8, next() * 3.0);
+        let (dyaw, dlean, dspin) = (next() * 2.0, next() * 2.0, next() * 8.0);
+        let (x, y) = (next(), next());
+        // rolling: the contact moves at r dot(spin) along the heading
+        let (dx, dy) = (a.r * dspin * yaw.cos(), a.r * dspin * yaw.sin());
+        let q = [x, y, yaw, lean, spin];
+        let qd = [dx, dy, dyaw, dlean, dspin];
+        let sa = a.state_from_qdot(0.0, &q, &qd).unwrap();
+        let sm = m.state_from_qdot(0.0, &q, &qd).unwrap();
+        // the released disk: centre height r cos(lean); C = P + r L.z moves its height at
+        // -r sin(lean) dot(lean), and (x, y) is the centre
+        let (cx, cy) = (
+            x + a.r * yaw.sin() * lean.sin(),
+            y - a.r * yaw.cos() * lean.sin(),
+        );
+        let c = (yaw.cos() * lean.sin() * dyaw + yaw.sin() * lean.cos() * dlean) * a.r;
+        let d = (yaw.sin() * lean.sin() * dyaw - yaw.cos() * lean.cos() * dlean) * a.r;
+        let qr = [cx, cy, a.r * lean.cos(), yaw, lean, spin];
+        let qdr = [
+            dx + c,
+            dy + d,
+            -a.r * lean.sin() * dlean,
+            dyaw,
+            dlean,
+            dspin,
+        ];
+        let sr = r.state_from_qdot(0.0, &qr, &qdr).unwrap();
+        let (la, lm, lr) = (
+            loads(&a, &sa, &[]),
+            loads(&m, &sm, &[]),
+            loads(&r, &sr, &[]),
+        );
+        let scale = a.m * a.g;
+        for k in 0..3 {
+            for other in [lm[0].force[k], lr[0].force[k]] {
+                let e = (la[0].force[k] - other).abs() / scale;
+                worst = worst.max(e);
+                assert!(
+                    e < 1e-10,
+                    "force[{k}]: {:?} vs {:?} / {:?}",
+                    la[0],
+                    lm[0],
+                    lr[0]
+                );
+            }
+        }
+    }
+    println!("worst relative difference {worst:.1e}");
+}
+
+/// A thin disk rolling straight down a slope of angle alpha needs the friction ratio
+/// tan(alpha) / 3 at every speed; its normal force is m g cos(alpha).
+#[test]
+fn disk_rolling_down_a_slope_needs_tan_alpha_over_3() {
+    let d = DiskOnSlope::default();
+    for v in [0.0, 1.5] {
+        let s = d
+            .state_from_qdot(0.0, &[0.0; 5], &[v, 0.0, 0.0, 0.0, v / d.r])
+            .unwrap();
+        let l = loads(&d, &s, &[])[0];
+        let ratio = l.tangential() / l.normal;
+        println!("v = {v}: {l:?}, ratio {ratio}");
+        assert!((l.normal - d.m * d.g * d.alpha.cos()).abs() < 1e-12 * d.m * d.g);
+        assert!((ratio - d.alpha.tan() / 3.0).abs() < 1e-12, "{ratio}");
+        assert!((l.utilization * d.mu - ratio).abs() < 1e-12);
+        assert!((l.friction_margin - (d.mu * l.normal - l.tangential())).abs() < 1e-12);
+    }
+}
