@@ -3,7 +3,7 @@
 
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
-use nonholo::ContactLoad;
+use nonholo::{ContactLoad, Geometry};
 use nonholo_test_models::contact_forces::*;
 
 fn loads<M: Contacts>(m: &M, state: &[f64], u: &[f64]) -> Vec<ContactLoad> {
@@ -125,4 +125,75 @@ fn disk_rolling_down_a_slope_needs_tan_alpha_over_3() {
         assert!((l.utilization * d.mu - ratio).abs() < 1e-12);
         assert!((l.friction_margin - (d.mu * l.normal - l.tangential())).abs() < 1e-12);
     }
+}
+
+/// At rest on three wheels, the normal forces are the statics of the weights: they sum to
+/// the weight and their moments about the vertical through any point balance the weights'
+/// (a check of the balance's tilt equations, independent of its heave equation).
+fn statics_hold<M: Contacts + Geometry>(m: &M, q: &[f64], masses: &[(&str, f64)], g: f64) {
+    let state = m.state_from_qdot(0.0, q, &vec![0.0; M::NQ]).unwrap();
+    let l = loads(m, state.as_ref(), &vec![0.0; M::NU]);
+    let weight: f64 = masses.iter().map(|(_, mb)| mb * g).sum();
+    let (mut mx, mut my) = (0.0, 0.0);
+    for (p, mb) in masses {
+        let r = m.position(p, 0.0, q).unwrap();
+        mx += mb * g * r[0];
+        my += mb * g * r[1];
+    }
+    let n: f64 = l.iter().map(|c| c.normal).sum();
+    let nx: f64 = l.iter().map(|c| c.normal * c.point[0]).sum();
+    let ny: f64 = l.iter().map(|c| c.normal * c.point[1]).sum();
+    println!("{:?}", l.iter().map(|c| c.normal).collect::<Vec<_>>());
+    assert!((n - weight).abs() < 1e-10 * weight, "{n} vs {weight}");
+    assert!((nx - mx).abs() < 1e-10 * weight, "{nx} vs {mx}");
+    assert!((ny - my).abs() < 1e-10 * weight, "{ny} vs {my}");
+    for c in &l {
+        assert!(c.normal > 0.0 && c.tangential() < 1e-10 * weight, "{c:?}");
+    }
+}
+
+#[test]
+fn robot_and_manipulator_at_rest_carry_their_weights_by_statics() {
+    use nonholo::models::{DiffDriveRobot, MobileManipulator};
+    let r = DiffDriveRobot::default();
+    let q = [0.3, -0.2, 0.7, 0.1, 0.2, 0.4, 0.0];
+    let masses = [("G", r.m_c), ("L_o", r.m_w), ("R_o", r.m_w), ("K_o", r.m_k)];
+    statics_hold(&r, &q, &masses, r.g);
+    let m = MobileManipulator::default();
+    // the arm upright (its pitch joints at 0): at rest, in equilibrium without torques
+    let q = [
+        0.3, -0.2, 0.7, 0.1, 0.2, 0.4, 0.0, 0.5, 0.0, 0.0, 0.2, 0.0, 0.1,
+    ];
+    let masses = [
+        ("G", m.m_c),
+        ("L_o", m.m_w),
+        ("R_o", m.m_w),
+        ("K_o", m.m_k),
+        ("G1", m.m1),
+        ("G2", m.m2),
+        ("G3", m.m3),
+        ("G4", m.m4),
+        ("G5", m.m5),
+        ("G6", m.m6),
+    ];
+    statics_hold(&m, &q, &masses, m.g);
+}
+
+/// Turning, the two drive wheels share the lateral force of their common row in proportion
+/// to their normal forces (the documented split): equal friction ratios on the axle.
+#[test]
+fn wheels_on_one_axle_share_the_lateral_force_by_their_loads() {
+    use nonholo::models::DiffDriveRobot;
+    let r = DiffDriveRobot::default();
+    // speeds: the wheel rates; a turn with the caster swivelled to follow it
+    let mut state = DiffDriveRobot::ZERO_STATE;
+    state[5] = 0.3;
+    state[DiffDriveRobot::NQ] = 6.0;
+    state[DiffDriveRobot::NQ + 1] = 12.0;
+    let l = loads(&r, &state, &[0.5, -0.2]);
+    let (left, right) = (l[0], l[1]);
+    println!("{left:?}\n{right:?}");
+    assert!(left.lateral.abs() > 1e-3, "a turn needs a lateral force");
+    let (a, b) = (left.lateral / left.normal, right.lateral / right.normal);
+    assert!((a - b).abs() < 1e-12 * a.abs().max(1.0), "{a} vs {b}");
 }

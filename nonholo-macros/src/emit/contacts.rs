@@ -14,21 +14,17 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// (items of the generic impl, methods of the `Contacts` impl); nothing without `rolls`.
-/// `second`: the state is `[q, dot(q)]` (else `[q, z]`).
-pub fn items(m: &Checked, low: &Lowered, second: bool) -> (TokenStream, TokenStream) {
+/// `lambda`: the formulation's statements for `__q`, `__qd`, `__qdd` and the rows'
+/// multipliers `__lambda` ([`super::Hooks::contact_lambda`]).
+pub fn items(m: &Checked, low: &Lowered, lambda: &TokenStream) -> (TokenStream, TokenStream) {
     let ct = &low.contacts;
     if ct.contacts.is_empty() {
         return (TokenStream::new(), TokenStream::new());
     }
     let g = &low.graph;
     let syms = &low.syms;
-    let (nq, nc, nu, k) = (
-        syms.q.len(),
-        low.constraints.len(),
-        m.inputs.len(),
-        ct.contacts.len(),
-    );
-    let (nq_l, nc_l, nu_l, k_l) = (lit_usize(nq), lit_usize(nc), lit_usize(nu), lit_usize(k));
+    let (nq, nu, k) = (syms.q.len(), m.inputs.len(), ct.contacts.len());
+    let (nq_l, nu_l, k_l) = (lit_usize(nq), lit_usize(nu), lit_usize(k));
 
     // the generic terms: [P, L_O, F, M_O, per contact (point, up, axle, mu), per row e]
     let (mut b, _) = param_bindings(m, syms, Num::Generic);
@@ -83,18 +79,6 @@ pub fn items(m: &Checked, low: &Lowered, second: bool) -> (TokenStream, TokenStr
         }
     };
 
-    // C = d constraints / d dot(q) at (t, q, dot(q))
-    let (mut bc, _) = param_bindings(m, syms, Num::F64);
-    bind_array(&mut bc, &syms.q, &ident_for("__q"));
-    bind_array(&mut bc, &syms.qd, &ident_for("__qd"));
-    let mut lc = Layout::new();
-    let c_slot = lc.vec(&ct.jacobian);
-    let (c_lets, co) = lc.block(g, &bc, "j");
-    let c_entries = co.vec(c_slot);
-    let c_rows = (0..nc).map(|a| {
-        let row = &c_entries[a * nq..(a + 1) * nq];
-        quote! { [#(#row),*] }
-    });
     let specs = ct.contacts.iter().map(|c| {
         let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
         let height = c.height;
@@ -113,20 +97,12 @@ pub fn items(m: &Checked, low: &Lowered, second: bool) -> (TokenStream, TokenStr
     let generic_name = structs::generic_name(m);
     let dual = quote! { ::nonholo::__private::Dual };
     let prologue = input_prologue(m, Num::F64, true);
-    let motion = motion(m, low, second);
     let methods = quote! {
         fn contact_loads(&self, t: f64, state: &[f64], u: &[f64], out: &mut [::nonholo::ContactLoad]) -> ::core::result::Result<(), ::nonholo::Error> {
             const __CONTACT_ROWS: [::nonholo::__private::ContactRows; #k_l] = [#(#specs),*];
             let __out: &mut [::nonholo::ContactLoad; #k_l] = ::nonholo::__private::as_array_mut(out, "contact loads")?;
             #prologue
-            #motion
-            let mut __r = [0.0f64; #nq_l];
-            <Self as ::nonholo::Contacts>::reactions(self, t, state, u, &mut __r)?;
-            #c_lets
-            let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
-            let ::core::option::Option::Some(__lambda) = ::nonholo::__private::row_multipliers(&__c, &__r) else {
-                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact multipliers (dependent constraint rows)", t, state: ::nonholo::__private::to_vec(state) });
-            };
+            #lambda
             let __m: #generic_name<#dual> = self.cast();
             let __xq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
             let __xqd: [#dual; #nq_l] = ::nonholo::__private::seed(&__qd, &__qdd);
@@ -158,47 +134,4 @@ pub fn items(m: &Checked, low: &Lowered, second: bool) -> (TokenStream, TokenStr
         }
     };
     (generic, methods)
-}
-
-/// Fills `__q`, `__qd` and `__qdd` (`[f64; NQ]`) from `t`, `state` and `u`: from the
-/// state and `rhs_u` for `[q, dot(q)]`; for `[q, z]`, `dot(q) = psi(q, z, t)` and
-/// `ddot(q) = d/dt psi` by `qdot_generic` in dual numbers along `(dot(q), dz/dt, 1)`.
-fn motion(m: &Checked, low: &Lowered, second: bool) -> TokenStream {
-    let nq = low.syms.q.len();
-    let nz = if second { nq } else { low.syms.z.len() };
-    let (nq_l, nz_l, dim_l) = (lit_usize(nq), lit_usize(nz), lit_usize(nq + nz));
-    let head = quote! {
-        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-        let mut __dz = [0.0f64; #dim_l];
-        <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
-        let mut __q = [0.0f64; #nq_l];
-        __q.copy_from_slice(&__s[..#nq_l]);
-    };
-    if second {
-        return quote! {
-            #head
-            let mut __qd = [0.0f64; #nq_l];
-            __qd.copy_from_slice(&__s[#nq_l..]);
-            let mut __qdd = [0.0f64; #nq_l];
-            __qdd.copy_from_slice(&__dz[#nq_l..]);
-        };
-    }
-    let generic_name = structs::generic_name(m);
-    let dual = quote! { ::nonholo::__private::Dual };
-    quote! {
-        #head
-        let mut __zz = [0.0f64; #nz_l];
-        __zz.copy_from_slice(&__s[#nq_l..]);
-        let mut __zd = [0.0f64; #nz_l];
-        __zd.copy_from_slice(&__dz[#nq_l..]);
-        let mut __qd = [0.0f64; #nq_l];
-        <Self as ::nonholo::Model>::qdot(self, t, &__q, &__zz, &mut __qd)?;
-        let __mq: #generic_name<#dual> = self.cast();
-        let __aq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
-        let __az: [#dual; #nz_l] = ::nonholo::__private::seed(&__zz, &__zd);
-        let mut __ao = [#dual::new(0.0, 0.0); #nq_l];
-        __mq.qdot_generic(#dual::new(t, 1.0), &__aq, &__az, &mut __ao)?;
-        let mut __qdd = [0.0f64; #nq_l];
-        ::nonholo::__private::tangents(&__ao, &mut __qdd);
-    }
 }

@@ -49,6 +49,9 @@ pub struct Hooks {
     pub reactions: TokenStream,
     /// The other methods of the `Contacts` impl (`contact_loads`, `contact_forces`).
     pub contacts: TokenStream,
+    /// In `contact_loads`, after the input prologue: `__q`, `__qd`, `__qdd` (`[f64; NQ]`)
+    /// and the constraint rows' multipliers `__lambda` (`[f64; NC]`).
+    pub contact_lambda: TokenStream,
     /// Items of the generic impl (`impl<__S: Scalar> SkateOf<__S>`) the bodies above use.
     pub generic_inherent: TokenStream,
     /// The state components and the inputs the right-hand side depends on (the columns
@@ -82,7 +85,7 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     let header = emit_struct(m, &low.defaults);
     let config = configuration::items(low, &base, &plets);
     let mut hooks = hooks;
-    let (generic, methods) = contacts::items(m, low, matches!(eq.layout, StateLayout::Second(_)));
+    let (generic, methods) = contacts::items(m, low, &hooks.contact_lambda);
     hooks.generic_inherent.extend(generic);
     hooks.contacts = methods;
     let body = model_impl(
@@ -449,6 +452,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         constraint_residual: unreachable.clone(),
         reactions: unreachable,
         contacts: TokenStream::new(),
+        contact_lambda: TokenStream::new(),
         inherent: TokenStream::new(),
         generic_inherent: TokenStream::new(),
         active: (Vec::new(), Vec::new()),

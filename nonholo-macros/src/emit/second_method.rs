@@ -157,6 +157,16 @@ pub fn hooks(
         inherent,
         reactions,
         contacts: TokenStream::new(),
+        contact_lambda: quote! {
+            let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+            let mut __q = [0.0f64; #nq_l];
+            __q.copy_from_slice(&__s[..#nq_l]);
+            let mut __qd = [0.0f64; #nq_l];
+            __qd.copy_from_slice(&__s[#nq_l..]);
+            let ::core::option::Option::Some((__qdd, __lambda)) = self.__second_method(t, &__q, &__qd, __u) else {
+                return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+            };
+        },
         generic_inherent,
         active: (active_x, active_u),
     }

@@ -137,13 +137,27 @@ pub fn contact_loads(
                 rest[i] - shift[i - 3]
             }
         });
-        let svd = a.svd(true, true);
-        let largest = svd.singular_values.max();
-        let x = svd
-            .solve(&b, 1e-12 * largest.max(1.0))
-            .map_err(|_| Error::NotAvailable {
-                what: "the normal forces (the Newton-Euler balance could not be solved)",
-            })?;
+        // least squares by the normal equations (A^T A is k x k, regular unless the
+        // normals are not determined); the minimum-norm solution by SVD otherwise
+        let mut ata = SMatrix::<f64, 6, 6>::identity();
+        let mut atb = SVector::<f64, 6>::zeros();
+        for i in 0..n_anchored {
+            for j in 0..n_anchored {
+                ata[(i, j)] = a.column(i).dot(&a.column(j));
+            }
+            atb[i] = a.column(i).dot(&b);
+        }
+        let x = match ata.cholesky() {
+            Some(ch) => ch.solve(&atb),
+            None => {
+                let svd = a.svd(true, true);
+                let largest = svd.singular_values.max();
+                svd.solve(&b, 1e-12 * largest.max(1.0))
+                    .map_err(|_| Error::NotAvailable {
+                        what: "the normal forces (the Newton-Euler balance could not be solved)",
+                    })?
+            }
+        };
         for (j, c) in anchored[..n_anchored].iter().enumerate() {
             let up = at(geometry, PER_CONTACT * c + 3);
             for i in 0..3 {
