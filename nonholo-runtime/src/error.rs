@@ -169,6 +169,21 @@ pub enum Error {
         /// The missing item.
         what: &'static str,
     },
+    /// A rolling contact can no longer do what the model assumes: its normal force reached
+    /// zero or the friction it needs reached `mu N` ([`Model::contact_guards`](crate::Model::contact_guards)),
+    /// located to the integrator's root-finding tolerance. The run's trajectory up to
+    /// there is kept ([`SimulationError::partial`]).
+    #[error("the contact `{contact}` {event} at t = {t} (state {state:?})")]
+    ContactLost {
+        /// The contact, `"W on G"`.
+        contact: &'static str,
+        /// Lift-off or slip.
+        event: crate::ContactEvent,
+        /// Time.
+        t: f64,
+        /// The state there.
+        state: Vec<f64>,
+    },
     /// A time outside the span a trajectory covers (NaN bounds for an empty trajectory).
     #[error("t = {t} is outside the trajectory's time span [{start}, {end}]")]
     OutsideTimeSpan {

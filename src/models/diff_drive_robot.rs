@@ -5,7 +5,9 @@ crate::nonholonomic! {
     /// with frames, bodies and three rolling contacts (the second drive wheel on the same
     /// axle with `lateral: false`). z up; `(x, y)` is the axle's midpoint on the ground,
     /// `th` the heading, `sw` the caster's swivel angle; the speeds are the wheel rates
-    /// `dot(phi_l)`, `dot(phi_r)`. Inputs: the wheel motors' torques `t_l`, `t_r`.
+    /// `dot(phi_l)`, `dot(phi_r)`. Inputs: the wheel motors' torques `t_l`, `t_r`. Every
+    /// wheel grips with the friction coefficient `mu`: a run stops where one would slip or
+    /// lift off (`Options::contact_checks`), and `contact_loads` gives the wheel loads.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct DiffDriveRobot;
     parameters {
@@ -13,7 +15,7 @@ crate::nonholonomic! {
         m_c = 5.0, i_cx = 0.1, i_cy = 0.15, i_cz = 0.2,
         m_w = 0.5, i_wd = 0.0013, i_wa = 0.0025,
         m_k = 0.1, i_kd = 0.00007, i_ka = 0.00013,
-        g = 9.81
+        g = 9.81, mu = 0.8
     }
     inputs { t_l, t_r }
     coordinates { x, y, th, phi_l, phi_r, sw, phi_c }
@@ -36,9 +38,9 @@ crate::nonholonomic! {
     body caster { frame: WC, center: K_o, mass: m_k, inertia: inertia(K, i_kd, i_ka, i_kd) }
     gravity = -g * N.z;
     plane ground { point: O, up: N.z }
-    rolls left on ground { center: L_o, axis: C.y, radius: r }
-    rolls right on ground { center: R_o, axis: C.y, radius: r, lateral: false }
-    rolls caster on ground { center: K_o, axis: K.y, radius: r_c }
+    rolls left on ground { center: L_o, axis: C.y, radius: r, friction: mu }
+    rolls right on ground { center: R_o, axis: C.y, radius: r, lateral: false, friction: mu }
+    rolls caster on ground { center: K_o, axis: K.y, radius: r_c, friction: mu }
     forces {
         between left, chassis: t_l * C.y;
         between right, chassis: t_r * C.y;

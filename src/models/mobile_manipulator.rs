@@ -35,7 +35,7 @@ crate::nonholonomic! {
         e_m = 0.05, h_m = 0.25,
         l1 = 0.12, l2 = 0.4, l3 = 0.35, l4 = 0.08, l5 = 0.08, l6 = 0.06,
         m1 = 2.0, m2 = 2.5, m3 = 1.5, m4 = 0.6, m5 = 0.5, m6 = 0.3,
-        g = 9.81
+        g = 9.81, mu = 0.8
     }
     inputs { t_l, t_r, tau1, tau2, tau3, tau4, tau5, tau6 }
     coordinates { x, y, th, phi_l, phi_r, sw, phi_c, q1, q2, q3, q4, q5, q6 }
@@ -90,9 +90,9 @@ crate::nonholonomic! {
                  inertia: inertia(A6, m6 * l6 * l6 / 12.0, m6 * l6 * l6 / 12.0, 0.0002) }
     gravity = -g * N.z;
     plane ground { point: O, up: N.z }
-    rolls left on ground { center: L_o, axis: C.y, radius: r }
-    rolls right on ground { center: R_o, axis: C.y, radius: r, lateral: false }
-    rolls caster on ground { center: K_o, axis: K.y, radius: r_c }
+    rolls left on ground { center: L_o, axis: C.y, radius: r, friction: mu }
+    rolls right on ground { center: R_o, axis: C.y, radius: r, lateral: false, friction: mu }
+    rolls caster on ground { center: K_o, axis: K.y, radius: r_c, friction: mu }
     forces {
         between left, chassis: t_l * C.y;
         between right, chassis: t_r * C.y;

@@ -3,7 +3,7 @@
 
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
-use nonholo::{ContactLoad, Geometry};
+use nonholo::{ContactEvent, ContactLoad, Geometry, Method};
 use nonholo_test_models::contact_forces::*;
 
 fn loads<M: Contacts>(m: &M, state: &[f64], u: &[f64]) -> Vec<ContactLoad> {
@@ -196,4 +196,162 @@ fn wheels_on_one_axle_share_the_lateral_force_by_their_loads() {
     assert!(left.lateral.abs() > 1e-3, "a turn needs a lateral force");
     let (a, b) = (left.lateral / left.normal, right.lateral / right.normal);
     assert!((a - b).abs() < 1e-12 * a.abs().max(1.0), "{a} vs {b}");
+}
+
+/// A start that already asks for more friction than `mu N` ends the run at once, naming
+/// the contact; with the checks off the run goes on.
+#[test]
+fn a_start_beyond_the_friction_limit_is_reported_at_once() {
+    let d = DiskOnSlope {
+        mu: 0.9 * 0.3f64.tan() / 3.0,
+        ..DiskOnSlope::default()
+    };
+    let s = d
+        .state_from_qdot(0.0, &[0.0; 5], &[1.0, 0.0, 0.0, 0.0, 1.0 / d.r])
+        .unwrap();
+    let e = simulate(&d, &s, 0.0..1.0, &Options::default()).unwrap_err();
+    match e.error {
+        Error::ContactLost {
+            contact, event, t, ..
+        } => {
+            assert_eq!(
+                (contact, event, t),
+                ("disk on slope", ContactEvent::Slip, 0.0)
+            );
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(e.partial.len(), 1);
+    let run = simulate(&d, &s, 0.0..1.0, &Options::default().contact_checks(false)).unwrap();
+    assert_eq!(run.last().unwrap().0, 1.0);
+}
+
+/// Within the friction limit the checks change nothing: the same samples bit for bit.
+#[test]
+fn a_run_within_the_limits_is_unchanged_by_the_checks() {
+    let d = DiskOnSlope::default();
+    let s = d
+        .state_from_qdot(
+            0.0,
+            &[0.0, 0.0, 0.2, 0.1, 0.0],
+            &[0.2f64.cos(), 0.2f64.sin(), 0.3, 0.0, 1.0 / d.r],
+        )
+        .unwrap();
+    for method in [Method::Tsit45, Method::Dop853] {
+        let o = Options::default().method(method).sample_every(0.05);
+        let on = simulate(&d, &s, 0.0..1.0, &o).unwrap();
+        let off = simulate(&d, &s, 0.0..1.0, &o.clone().contact_checks(false)).unwrap();
+        assert_eq!(on.states(), off.states(), "{method:?}");
+        assert_eq!(on.times(), off.times());
+    }
+}
+
+/// Pedalling harder and harder, the bicycle's front wheel unloads until it lifts (a
+/// wheelie): every method stops there, naming the front wheel, its normal force zero at
+/// the event to the root finder's tolerance, and they agree on the time.
+#[test]
+fn pedalling_hard_lifts_the_front_wheel_and_the_run_stops_there() {
+    let bike = WhippleBicycle::default();
+    let mut s = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut s[..WhippleBicycle::NQ])
+        .unwrap();
+    s[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let mut times = Vec::new();
+    for method in [Method::Tsit45, Method::Dop853, Method::Bdf] {
+        let mut pedal = |t: f64, _x: &[f64], u: &mut [f64]| u[2] = 150.0 * t;
+        let o = Options::default().method(method).rtol(1e-10).atol(1e-10);
+        let e = simulate_controlled(&bike, &mut pedal, &s, 0.0..5.0, &o).unwrap_err();
+        let Error::ContactLost {
+            contact,
+            event,
+            t,
+            state,
+        } = e.error
+        else {
+            panic!("{}", e.error);
+        };
+        assert_eq!(
+            (contact, event),
+            ("front_wheel on ground", ContactEvent::LiftOff)
+        );
+        assert_eq!(e.partial.event_time(), Some(t));
+        assert_eq!(e.partial.last().unwrap().1, &state[..]);
+        let l = loads(&bike, &state, &[0.0, 0.0, 150.0 * t]);
+        println!(
+            "{method:?}: the front wheel lifts at t = {t:.12}, N = {:e}, rear {:?}",
+            l[1].normal, l[0]
+        );
+        assert!(l[1].normal.abs() < 1e-8 * 922.0, "{}", l[1].normal);
+        assert!(l[0].normal > 900.0);
+        times.push(t);
+    }
+    for t in &times {
+        assert!((t - times[0]).abs() < 1e-7, "{times:?}");
+    }
+}
+
+/// The robot rolling forward, its motors braking harder and harder: the load moves to the
+/// drive wheels, and the caster, whose small friction need meets a vanishing `mu N`,
+/// slips just before it would lift.
+#[test]
+fn braking_unloads_the_caster_until_it_slips() {
+    use nonholo::models::DiffDriveRobot;
+    let r = DiffDriveRobot::default();
+    let mut s = DiffDriveRobot::ZERO_STATE;
+    s[DiffDriveRobot::NQ] = 10.0;
+    s[DiffDriveRobot::NQ + 1] = 10.0;
+    let mut brake = |t: f64, _x: &[f64], u: &mut [f64]| {
+        u[0] = -0.6 * t;
+        u[1] = -0.6 * t;
+    };
+    let e = simulate_controlled(&r, &mut brake, &s, 0.0..5.0, &Options::default()).unwrap_err();
+    let Error::ContactLost {
+        contact,
+        event,
+        t,
+        state,
+    } = e.error
+    else {
+        panic!("{}", e.error);
+    };
+    assert_eq!((contact, event), ("caster on ground", ContactEvent::Slip));
+    let l = loads(&r, &state, &[-0.6 * t, -0.6 * t]);
+    let weight = (r.m_c + 2.0 * r.m_w + r.m_k) * r.g;
+    println!("caster slips at t = {t}: {:?}", l[2]);
+    assert!(l[2].normal > 0.0 && l[2].normal < 0.01 * weight);
+    assert!((l[2].utilization - 1.0).abs() < 1e-8);
+}
+
+/// Pulling away harder and harder, the drive wheels unload toward the caster and need
+/// more traction, until `mu N` is reached: a slip of a drive wheel ends the run.
+#[test]
+fn hard_acceleration_makes_a_drive_wheel_slip() {
+    use nonholo::models::DiffDriveRobot;
+    let r = DiffDriveRobot::default();
+    let s = DiffDriveRobot::ZERO_STATE;
+    let mut push = |t: f64, _x: &[f64], u: &mut [f64]| {
+        u[0] = 2.0 * t;
+        u[1] = 2.0 * t;
+    };
+    let e = simulate_controlled(&r, &mut push, &s, 0.0..5.0, &Options::default()).unwrap_err();
+    let Error::ContactLost {
+        contact,
+        event,
+        t,
+        state,
+    } = e.error
+    else {
+        panic!("{}", e.error);
+    };
+    println!("{contact} {event} at t = {t}");
+    assert_eq!(event, ContactEvent::Slip);
+    assert!(contact == "left on ground" || contact == "right on ground");
+    let l = loads(&r, &state, &[2.0 * t, 2.0 * t]);
+    let i = if contact.starts_with("left") { 0 } else { 1 };
+    assert!(
+        l[i].friction_margin.abs() < 1e-8 * l[i].normal,
+        "{:?}",
+        l[i]
+    );
+    assert!((l[i].utilization - 1.0).abs() < 1e-8);
 }

@@ -13,13 +13,18 @@ use crate::model::Lowered;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// (items of the generic impl, methods of the `Contacts` impl); nothing without `rolls`.
+/// (items of the generic impl, methods of the `Contacts` impl, items of the `Model` impl);
+/// nothing without `rolls`.
 /// `lambda`: the formulation's statements for `__q`, `__qd`, `__qdd` and the rows'
 /// multipliers `__lambda` ([`super::Hooks::contact_lambda`]).
-pub fn items(m: &Checked, low: &Lowered, lambda: &TokenStream) -> (TokenStream, TokenStream) {
+pub fn items(
+    m: &Checked,
+    low: &Lowered,
+    lambda: &TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
     let ct = &low.contacts;
     if ct.contacts.is_empty() {
-        return (TokenStream::new(), TokenStream::new());
+        return (TokenStream::new(), TokenStream::new(), TokenStream::new());
     }
     let g = &low.graph;
     let syms = &low.syms;
@@ -133,5 +138,48 @@ pub fn items(m: &Checked, low: &Lowered, lambda: &TokenStream) -> (TokenStream, 
             ::core::result::Result::Ok(())
         }
     };
-    (generic, methods)
+    (generic, methods, guards(m, low))
+}
+
+/// `Model::CONTACT_GUARDS` and `Model::contact_guards`: every contact's normal force, then
+/// the friction margin of every contact with `friction`; nothing when a normal force is
+/// not available (an anchored contact in a model the balance cannot see whole).
+fn guards(m: &Checked, low: &Lowered) -> TokenStream {
+    let ct = &low.contacts;
+    if !ct.balanced && ct.contacts.iter().any(|c| !c.height) {
+        return TokenStream::new();
+    }
+    let names = m.kinematics.contact_names();
+    let k = ct.contacts.len();
+    let mut table = Vec::new();
+    let mut reads = Vec::new();
+    for (c, name) in names.iter().enumerate().take(k) {
+        table.push(quote! { (#name, ::nonholo::ContactEvent::LiftOff) });
+        let c = lit_usize(c);
+        reads.push(quote! { __l[#c].normal });
+    }
+    for (c, term) in ct.contacts.iter().enumerate() {
+        if term.friction.is_some() {
+            let name = &names[c];
+            table.push(quote! { (#name, ::nonholo::ContactEvent::Slip) });
+            let c = lit_usize(c);
+            reads.push(quote! { __l[#c].friction_margin });
+        }
+    }
+    let (k_l, n_l) = (lit_usize(k), lit_usize(reads.len()));
+    let assign = reads.iter().enumerate().map(|(i, r)| {
+        let i = lit_usize(i);
+        quote! { __g[#i] = #r; }
+    });
+    quote! {
+        const CONTACT_GUARDS: &'static [(&'static str, ::nonholo::ContactEvent)] = &[#(#table),*];
+
+        fn contact_guards(&self, t: f64, state: &[f64], u: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __g: &mut [f64; #n_l] = ::nonholo::__private::as_array_mut(out, "contact guards")?;
+            let mut __l = [::nonholo::ContactLoad::ZERO; #k_l];
+            <Self as ::nonholo::Contacts>::contact_loads(self, t, state, u, &mut __l)?;
+            #(#assign)*
+            ::core::result::Result::Ok(())
+        }
+    }
 }

@@ -197,6 +197,7 @@ pub fn hooks(
         inherent,
         reactions,
         contacts: TokenStream::new(),
+        model_items: TokenStream::new(),
         contact_lambda,
         generic_inherent: TokenStream::new(),
         active,

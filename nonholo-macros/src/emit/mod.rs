@@ -49,6 +49,8 @@ pub struct Hooks {
     pub reactions: TokenStream,
     /// The other methods of the `Contacts` impl (`contact_loads`, `contact_forces`).
     pub contacts: TokenStream,
+    /// Items of the `Model` impl beyond the template's (`CONTACT_GUARDS`, `contact_guards`).
+    pub model_items: TokenStream,
     /// In `contact_loads`, after the input prologue: `__q`, `__qd`, `__qdd` (`[f64; NQ]`)
     /// and the constraint rows' multipliers `__lambda` (`[f64; NC]`).
     pub contact_lambda: TokenStream,
@@ -85,9 +87,10 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     let header = emit_struct(m, &low.defaults);
     let config = configuration::items(low, &base, &plets);
     let mut hooks = hooks;
-    let (generic, methods) = contacts::items(m, low, &hooks.contact_lambda);
+    let (generic, methods, guards) = contacts::items(m, low, &hooks.contact_lambda);
     hooks.generic_inherent.extend(generic);
     hooks.contacts = methods;
+    hooks.model_items = guards;
     let body = model_impl(
         m,
         low.syms.q.len(),
@@ -158,6 +161,7 @@ pub fn model_impl(
     );
     let reactions = &h.reactions;
     let contact_methods = &h.contacts;
+    let model_items = &h.model_items;
     let contact_names = m.kinematics.contact_names();
     let np_l = lit_usize(m.params.len());
     // rhs_jvp and rhs_param_jvp: rhs_generic in dual numbers (forward mode over the emitted
@@ -307,6 +311,7 @@ pub fn model_impl(
             #config_items
             type State = [f64; #dim_l];
             const ZERO_STATE: Self::State = [0.0; #dim_l];
+            #model_items
 
             fn parameters(&self) -> ::nonholo::__private::Vec<f64> {
                 ::nonholo::__private::to_vec(&[#(self.#param_fields),*])
@@ -453,6 +458,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         reactions: unreachable,
         contacts: TokenStream::new(),
         contact_lambda: TokenStream::new(),
+        model_items: TokenStream::new(),
         inherent: TokenStream::new(),
         generic_inherent: TokenStream::new(),
         active: (Vec::new(), Vec::new()),

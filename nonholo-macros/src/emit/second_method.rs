@@ -157,6 +157,7 @@ pub fn hooks(
         inherent,
         reactions,
         contacts: TokenStream::new(),
+        model_items: TokenStream::new(),
         contact_lambda: quote! {
             let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
             let mut __q = [0.0f64; #nq_l];

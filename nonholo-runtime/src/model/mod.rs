@@ -149,6 +149,12 @@ pub trait Model {
     const INPUTS: &'static [&'static str] = &[];
     /// Number of inputs, `INPUTS.len()`.
     const NU: usize = 0;
+    /// What a run watches at the rolling contacts ([`Model::contact_guards`]), each
+    /// `(contact, event)`: the lift-off of every contact (its normal force), then the slip
+    /// of every contact that declares `friction: mu` (`mu N - |F_t|`). Empty for models
+    /// without contacts, and for models whose normal forces are not available
+    /// ([`Contacts::contact_loads`](crate::Contacts::contact_loads)).
+    const CONTACT_GUARDS: &'static [(&'static str, ContactEvent)] = &[];
 
     /// The state, a plain `[f64; DIM]`.
     type State: Copy
@@ -487,5 +493,50 @@ pub trait Model {
     /// ```
     fn rhs_jvp(&self, t: f64, state: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
         central_difference::<Self>(state, v, out, |x, f| self.rhs(t, x, f))
+    }
+
+    /// The values of [`Model::CONTACT_GUARDS`] at `(t, state)` with the inputs `u`: the
+    /// normal force `N` of each contact, then the friction margin `mu N - |F_t|` of each
+    /// contact with friction ([`ContactLoad`](crate::ContactLoad)). A run ends where one
+    /// reaches zero (see `Options::contact_checks`). Neither is a ratio: both are
+    /// continuous through `N = 0`, so that a lift-off is never taken for a slip.
+    ///
+    /// [`Error::Dimension`] for slices of the wrong length; the errors of
+    /// `contact_loads` otherwise.
+    fn contact_guards(
+        &self,
+        t: f64,
+        state: &[f64],
+        u: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        let _ = (t, state, u);
+        if out.len() == Self::CONTACT_GUARDS.len() {
+            Ok(())
+        } else {
+            Err(Error::Dimension {
+                what: "contact guards",
+                expected: Self::CONTACT_GUARDS.len(),
+                found: out.len(),
+            })
+        }
+    }
+}
+
+/// What a contact guard watches ([`Model::CONTACT_GUARDS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactEvent {
+    /// The normal force reaches zero: the wheel would leave the ground.
+    LiftOff,
+    /// The friction needed reaches `mu N`: the wheel would slip.
+    Slip,
+}
+
+impl core::fmt::Display for ContactEvent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ContactEvent::LiftOff => "lifts off (its normal force reaches 0)",
+            ContactEvent::Slip => "slips (the friction it needs reaches mu N)",
+        })
     }
 }

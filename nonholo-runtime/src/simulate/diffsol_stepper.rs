@@ -10,6 +10,7 @@ use diffsol::{
 };
 
 use super::field::VectorField;
+use super::roots::Roots;
 use super::{engine_error, roundoff, slice, Drive, Stepper, Stop};
 use crate::{Error, Model};
 
@@ -33,6 +34,7 @@ pub(super) fn run_diffsol<M: Model>(
         t0,
         t_end,
         o,
+        roots,
         ..
     } = drive;
     // diffsol's closures cannot fail: the first error (of the model or the controller) is
@@ -62,12 +64,19 @@ pub(super) fn run_diffsol<M: Model>(
         }
         y.fill(f64::NAN);
     };
-    let event = o.event.clone();
-    let root = move |x: &[f64], _p: &[f64], t: f64, y: &mut [f64]| {
-        y[0] = match &event {
-            Some(g) => (g.0)(t, x),
-            None => 1.0,
+    let n_roots = roots.map_or(1, Roots::len);
+    let root = |x: &[f64], _p: &[f64], t: f64, y: &mut [f64]| {
+        let Some(r) = roots else {
+            y[0] = 1.0;
+            return;
         };
+        if !field.failed() {
+            match r.eval(t, x, y) {
+                Ok(()) => return,
+                Err(e) => field.park(e),
+            }
+        }
+        y.fill(f64::NAN);
     };
 
     let problem = OdeBuilder::<NalgebraMat<f64>>::new()
@@ -77,7 +86,7 @@ pub(super) fn run_diffsol<M: Model>(
         // Only its sign matters: diffsol picks the first step itself (Hairer's algorithm).
         .h0(t_end - t0)
         .rhs_implicit(rhs, jac)
-        .root(root, 1)
+        .root(root, n_roots)
         .init(init, M::DIM)
         .build()
         .map_err(|e| engine_error(e, t0, state0))?;
@@ -198,7 +207,7 @@ where
             self.h_proposed = 0.0;
         }
         match reason {
-            OdeSolverStopReason::RootFound(t_root, _) => Ok(Stop::Root(t_root)),
+            OdeSolverStopReason::RootFound(t_root, index) => Ok(Stop::Root(t_root, index)),
             OdeSolverStopReason::TstopReached => Ok(Stop::End),
             OdeSolverStopReason::InternalTimestep if landed => Ok(Stop::End),
             OdeSolverStopReason::InternalTimestep => Ok(Stop::Continue),

@@ -119,8 +119,9 @@ pub(super) enum Stop {
     /// At the stop time (the state is the state there, to roundoff): the end of the time
     /// span or of a hold interval.
     End,
-    /// The stopping condition crossed zero at this time, inside the last step.
-    Root(f64),
+    /// A root function ([`super::roots::Roots`]) crossed zero at this time, inside the
+    /// last step: 0 the stopping condition, `1 + i` contact guard `i`.
+    Root(f64, usize),
 }
 
 /// An integrator as the sampling loop drives it: accepted steps one at a time, the state
@@ -163,6 +164,8 @@ pub(super) struct Drive<'r, 'f, M: Model> {
     pub(super) monitor: Option<f64>,
     /// The control instants of a sampled-data run.
     pub(super) instants: Option<Instants>,
+    /// What may end the run inside a step.
+    pub(super) roots: Option<&'r super::roots::Roots<'r>>,
 }
 
 impl<M: Model> Drive<'_, '_, M> {
@@ -179,6 +182,7 @@ impl<M: Model> Drive<'_, '_, M> {
             traj,
             monitor,
             instants,
+            roots,
         } = self;
         let mut rec = Recorder {
             dy: vec![0.0; M::DIM],
@@ -199,6 +203,16 @@ impl<M: Model> Drive<'_, '_, M> {
                 if next == s.len() {
                     return Ok(());
                 }
+            }
+        }
+
+        // A start outside a contact's guards never changes their sign: reported at once.
+        if let Some(roots) = roots {
+            let mut g = vec![0.0; roots.len()];
+            roots.eval(t0, state0, &mut g)?;
+            if let Some(i) = g[1..].iter().position(|x| !(*x > 0.0)) {
+                traj.set_event_time(t0);
+                return Err(super::roots::contact_lost::<M>(i, t0, state0));
             }
         }
 
@@ -238,7 +252,7 @@ impl<M: Model> Drive<'_, '_, M> {
                     state: stepper.y().to_vec(),
                 });
             }
-            if let Stop::Root(t_root) = reason {
+            if let Stop::Root(t_root, index) = reason {
                 // Samples up to the event by dense output, then the state at the event.
                 if let Some(s) = samples {
                     while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_root) {
@@ -252,6 +266,9 @@ impl<M: Model> Drive<'_, '_, M> {
                     rec.record(field, traj, t_root, &y)?;
                 }
                 traj.set_event_time(t_root);
+                if index > 0 {
+                    return Err(super::roots::contact_lost::<M>(index - 1, t_root, &y));
+                }
                 return Ok(());
             }
             // The step lands within roundoff of the stop time; label it the stop time exactly.

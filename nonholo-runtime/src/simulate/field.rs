@@ -208,6 +208,28 @@ impl<'r, M: Model> Field<'r, M> {
         Ok(())
     }
 
+    /// `f(u)` with the inputs acting at `(t, x)`: zero, held, or the controller's there.
+    pub(super) fn with_inputs<R>(
+        &self,
+        t: f64,
+        x: &[f64],
+        f: impl FnOnce(&[f64]) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        match self.mode {
+            Mode::Zero => {
+                let mut u = self.scratch.borrow_mut();
+                u.fill(0.0);
+                f(&u)
+            }
+            Mode::Held => f(&self.held.borrow()),
+            Mode::Feedback => {
+                let mut u = self.scratch.borrow_mut();
+                self.control(t, x, &mut u)?;
+                f(&u)
+            }
+        }
+    }
+
     /// Park the first error of a closure that cannot return it.
     pub(super) fn park(&self, e: Error) {
         let mut failure = self.failure.borrow_mut();

@@ -30,13 +30,15 @@ mod dop853;
 mod drive;
 mod field;
 mod options;
+mod roots;
 use diffsol_stepper::{run_diffsol, DiffsolMethod};
 use dop853::Dop853;
 // `Stepper` and `Stop` also for the steppers, which name them through this module.
 use drive::{Drive, Instants, Stepper, Stop};
 use field::{Field, Mode, VectorField};
-use options::{Event, Sampling};
+use options::Sampling;
 pub use options::{Method, Options};
+use roots::Roots;
 
 /// Integrate `model` from `state0` over the time span `t` with the [`Method`] of `options`.
 ///
@@ -327,6 +329,8 @@ fn run<'a, M: Model>(
         field.sample_and_hold(t0, state0)?;
     }
     let (stop, _) = instants.map_or((t_end, false), |i| i.stop(0));
+    let roots = Roots::new(o, &field);
+    let roots = roots.active().then_some(&roots);
     let drive = Drive {
         field: &field,
         state0,
@@ -337,9 +341,10 @@ fn run<'a, M: Model>(
         traj,
         monitor,
         instants,
+        roots,
     };
     match o.method {
-        Method::Dop853 => drive.run(Dop853::new(&field, t0, state0, stop, o)?),
+        Method::Dop853 => drive.run(Dop853::new(&field, t0, state0, stop, o, roots)?),
         Method::Tsit45 => run_diffsol(drive, DiffsolMethod::Tsit45, stop),
         Method::Bdf => run_diffsol(drive, DiffsolMethod::Bdf, stop),
         Method::Esdirk34 => run_diffsol(drive, DiffsolMethod::Esdirk34, stop),

@@ -114,6 +114,7 @@ pub struct Options {
     pub(super) monitor_constraints: bool,
     pub(super) event: Option<Event>,
     pub(super) control_period: Option<f64>,
+    pub(super) contact_checks: bool,
 }
 
 /// A stopping condition `g(t, state)`: the run ends where `g` changes sign (located by
@@ -151,6 +152,7 @@ impl Default for Options {
             monitor_constraints: false,
             event: None,
             control_period: None,
+            contact_checks: true,
         }
     }
 }
@@ -227,6 +229,24 @@ impl Options {
     /// ```
     pub fn stop_when(mut self, g: impl Fn(f64, &[f64]) -> f64 + Send + Sync + 'static) -> Self {
         self.event = Some(Event(alloc::sync::Arc::new(g)));
+        self
+    }
+
+    /// Whether a run watches its rolling contacts (on by default): it ends, with
+    /// [`Error::ContactLost`](crate::Error::ContactLost) naming the contact and the
+    /// trajectory so far, where a contact's normal force reaches zero (lift-off) or, on a
+    /// contact that declares `friction: mu`, where `mu N - |F_t|` does (slip) — the guards
+    /// of [`Model::contact_guards`](crate::Model::contact_guards), located like
+    /// [`stop_when`](Self::stop_when). A start outside them is reported at once. With
+    /// `false` the run ignores what the ground can supply.
+    ///
+    /// ```
+    /// use nonholo_runtime::Options;
+    /// let trusting = Options::default().contact_checks(false);
+    /// # let _ = trusting;
+    /// ```
+    pub fn contact_checks(mut self, on: bool) -> Self {
+        self.contact_checks = on;
         self
     }
 

@@ -27,7 +27,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Event, Options, Stepper, Stop, VectorField};
+use super::roots::Roots;
+use super::{Options, Stepper, Stop, VectorField};
 use crate::Error;
 
 mod tableau;
@@ -74,8 +75,11 @@ pub(super) struct Dop853<'r, F: VectorField + ?Sized> {
     /// `d1 .. d7` of the last step, valid when `dense_ready`.
     dense: Vec<f64>,
     dense_ready: bool,
-    /// The stopping condition and its value at `t`.
-    event: Option<(&'r Event, f64)>,
+    /// The root functions, their values at `t` and scratch for the probes.
+    roots: Option<&'r Roots<'r>>,
+    g: Vec<f64>,
+    g_new: Vec<f64>,
+    g_probe: Vec<f64>,
     /// Accepted steps that looked stiff, and non-stiff ones since the last stiff one.
     stiffness: (u32, u32),
     /// Where the stiffness test first fired.
@@ -91,8 +95,10 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
         y0: &[f64],
         t_end: f64,
         o: &'r Options,
+        roots: Option<&'r Roots<'r>>,
     ) -> Result<Self, Error> {
         let n = y0.len();
+        let n_roots = roots.map_or(0, Roots::len);
         let mut s = Self {
             field,
             n,
@@ -113,11 +119,17 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
             probe: vec![0.0; n],
             dense: vec![0.0; DENSE * n],
             dense_ready: false,
-            event: o.event.as_ref().map(|e| (e, (e.0)(t0, y0))),
+            roots,
+            g: vec![0.0; n_roots],
+            g_new: vec![0.0; n_roots],
+            g_probe: vec![0.0; n_roots],
             stiffness: (0, 0),
             stiff_at: None,
         };
         field.eval(t0, y0, &mut s.k[FSAL * n..(FSAL + 1) * n])?;
+        if let Some(r) = roots {
+            r.eval(t0, y0, &mut s.g)?;
+        }
         s.h = s.initial_step()?;
         Ok(s)
     }
@@ -218,7 +230,7 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
                 self.h = h_new;
                 self.rejected = false;
                 return match self.crossing()? {
-                    Some(t_root) => Ok(Stop::Root(t_root)),
+                    Some((t_root, index)) => Ok(Stop::Root(t_root, index)),
                     None if last => Ok(Stop::End),
                     None => Ok(Stop::Continue),
                 };
@@ -293,21 +305,33 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
         h.abs() * e5 / (n as f64 * (e5 + 0.01 * e3)).sqrt()
     }
 
-    /// Where the stopping condition changed sign during the last step, if it did: located
-    /// on the dense output by the Illinois method, to `100 eps (|t| + |h|)` as diffsol's
-    /// root finder does.
-    fn crossing(&mut self) -> Result<Option<f64>, Error> {
-        let Some((event, g_old)) = self.event else {
+    /// Where a root function changed sign during the last step, if one did, and which
+    /// (the earliest crossing; the lower index on a tie): located on the dense output by
+    /// the Illinois method, to `100 eps (|t| + |h|)` as diffsol's root finder does.
+    fn crossing(&mut self) -> Result<Option<(f64, usize)>, Error> {
+        let Some(roots) = self.roots else {
             return Ok(None);
         };
-        let g_new = (event.0)(self.t, &self.y);
-        self.event = Some((event, g_new));
-        let crossed = g_old != 0.0 && (g_new == 0.0 || (g_new < 0.0) != (g_old < 0.0));
-        if !crossed {
-            return Ok(None);
+        roots.eval(self.t, &self.y, &mut self.g_new)?;
+        let crossed = |a: f64, b: f64| a != 0.0 && (b == 0.0 || (b < 0.0) != (a < 0.0));
+        let mut first: Option<(f64, usize)> = None;
+        for i in 0..self.g.len() {
+            if !crossed(self.g[i], self.g_new[i]) {
+                continue;
+            }
+            let t_i = self.locate(roots, i)?;
+            if first.is_none_or(|(t, _)| t_i < t) {
+                first = Some((t_i, i));
+            }
         }
+        core::mem::swap(&mut self.g, &mut self.g_new);
+        Ok(first)
+    }
+
+    /// The zero of root function `i` inside the last step (it changed sign there).
+    fn locate(&mut self, roots: &Roots<'_>, i: usize) -> Result<f64, Error> {
         self.ensure_dense()?;
-        let (mut ta, mut ga, mut tb, mut gb) = (self.t_old, g_old, self.t, g_new);
+        let (mut ta, mut ga, mut tb, mut gb) = (self.t_old, self.g[i], self.t, self.g_new[i]);
         let tol = 100.0 * f64::EPSILON * (tb.abs() + (tb - ta).abs());
         // Which end moved last (-1: a, 1: b), to halve the other's value when it repeats.
         let mut moved = 0;
@@ -317,7 +341,8 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
             let tm = (tb - gb * (tb - ta) / (gb - ga)).clamp(ta + 0.5 * tol, tb - 0.5 * tol);
             let s = (tm - self.t_old) / self.h_last;
             extension(&self.dense, &self.y_old, s, &mut self.probe);
-            let gm = (event.0)(tm, &self.probe);
+            roots.eval(tm, &self.probe, &mut self.g_probe)?;
+            let gm = self.g_probe[i];
             if (gm < 0.0) == (gb < 0.0) || gm == 0.0 {
                 (tb, gb) = (tm, gm);
                 if moved == 1 {
@@ -332,7 +357,7 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
                 moved = -1;
             }
         }
-        Ok(Some(tb))
+        Ok(tb)
     }
 
     /// The coefficients of the continuous extension of the last step, computed once.
