@@ -78,7 +78,10 @@ fn spatial_chain_conserves_energy() {
         .method(Method::Dop853)
         .rtol(1e-12)
         .atol(1e-12)
-        .sample_every(0.1);
+        .sample_every(0.1)
+        // the flailing chain would lift the disk off the ground at 0.42 s: the equations
+        // still conserve energy past that, which is what is checked here
+        .contact_checks(false);
     let tr = simulate(&m, &s0, 0.0..2.0, &opts).expect("simulation");
     let e = tr.energy(&m).expect("energy");
     let drift = e.iter().map(|x| (x - e[0]).abs()).fold(0.0, f64::max) / e[0].abs();
@@ -110,7 +113,9 @@ fn mobile_manipulator_energy_and_rest() {
         .method(Method::Dop853)
         .rtol(1e-11)
         .atol(1e-11)
-        .sample_every(0.05);
+        .sample_every(0.05)
+        // the falling arm makes the caster slip at 0.38 s; the equations' energy is checked
+        .contact_checks(false);
     let tr = simulate(&m, &s0, 0.0..1.0, &opts).expect("simulation");
     let e = tr.energy(&m).expect("energy");
     let drift = e.iter().map(|x| (x - e[0]).abs()).fold(0.0, f64::max) / e[0].abs();

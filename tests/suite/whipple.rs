@@ -331,7 +331,10 @@ fn ride_conserves_energy_and_constraints() {
             .sample_every(0.01)
             // fallen at a lean of 45 degrees (further on the frame passes through the
             // ground and the steer through 90 degrees, where the front contact degenerates)
-            .stop_when(|_, s| std::f64::consts::FRAC_PI_4 - s[3].abs());
+            .stop_when(|_, s| std::f64::consts::FRAC_PI_4 - s[3].abs())
+            // falling over at 3 m/s asks the ground to hold the rear wheel down before
+            // 45 degrees; the equations' energy is what is checked
+            .contact_checks(false);
         let tr = simulate(&bike, &kicked(&bike, v, 0.5), 0.0..5.0, &options).unwrap();
         let e = tr.energy(&bike).unwrap();
         let drift = e.iter().fold(0.0f64, |m, x| m.max((x - e[0]).abs())) / e[0].abs();

@@ -478,7 +478,7 @@ mod tests {
         let loose = alloc::boxed::Box::leak(alloc::boxed::Box::new(
             Options::default().rtol(1e3).atol(1e3),
         ));
-        let mut s = Dop853::new(&SUN, 0.0, &y0, 10.0, loose).unwrap();
+        let mut s = Dop853::new(&SUN, 0.0, &y0, 10.0, loose, None).unwrap();
         s.h = h;
         assert_eq!(s.step().unwrap(), Stop::Continue);
         assert_eq!(s.t(), h);
@@ -528,7 +528,7 @@ mod tests {
         let unit = Options::default().rtol(0.0).atol(1.0);
         for h in [0.2, 0.1] {
             let y0 = SUN.orbit(E, 0.0);
-            let mut s = Dop853::new(&SUN, 0.0, &y0, 10.0, &unit).unwrap();
+            let mut s = Dop853::new(&SUN, 0.0, &y0, 10.0, &unit, None).unwrap();
             s.k.copy_within(FSAL * 4..(FSAL + 1) * 4, 0);
             for st in 1..STAGES {
                 s.stage(st, 0.0, h).unwrap();
@@ -544,7 +544,7 @@ mod tests {
     fn the_last_step_lands_on_the_end() {
         let y0 = SUN.orbit(E, 0.0);
         let tight = Options::default().rtol(1e-10).atol(1e-10);
-        let mut s = Dop853::new(&SUN, 0.0, &y0, 1.0, &tight).unwrap();
+        let mut s = Dop853::new(&SUN, 0.0, &y0, 1.0, &tight, None).unwrap();
         let mut steps = 0;
         while s.step().unwrap() == Stop::Continue {
             steps += 1;
