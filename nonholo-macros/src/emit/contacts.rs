@@ -31,13 +31,37 @@ pub fn items(
     let (nq, nu, k) = (syms.q.len(), m.inputs.len(), ct.contacts.len());
     let (nq_l, nu_l, k_l) = (lit_usize(nq), lit_usize(nu), lit_usize(k));
 
-    // the generic terms: [P, L_O, F, M_O, per contact (point, up, axle, mu), per row e]
+    // The balance needs the moments only for two anchored normals or more: one is the
+    // heave equation alone (the vertical force balance).
+    let anchored = ct.contacts.iter().filter(|c| !c.height).count();
+    let moments = anchored > 1;
+    let nb = if moments { 6 } else { 3 };
+    // the rates: [P, L_O] (or P) in dual numbers along the motion
     let (mut b, _) = param_bindings(m, syms, Num::Generic);
     bind_array(&mut b, &syms.q, &ident_for("__q"));
     bind_array(&mut b, &syms.qd, &ident_for("__qd"));
     let mut l = Layout::new();
-    let momenta = l.vec(&ct.momenta);
-    let applied = l.vec(&ct.applied);
+    let momenta = l.vec(&ct.momenta[..nb]);
+    let (lets, o) = l.block_in(g, &b, "k", Num::Generic);
+    let rates = o.vec(momenta);
+    let nb_l = lit_usize(nb);
+    let prologue_generic = input_prologue(m, Num::Generic, false);
+    let generic = quote! {
+        /// The momenta `[P, L_O]` (root components) whose rates along the motion
+        /// `Contacts::contact_loads` takes in dual numbers.
+        #[doc(hidden)]
+        pub fn __contact_momenta(&self, t: __S, __q: &[__S; #nq_l], __qd: &[__S; #nq_l], __u: &[__S; #nu_l]) -> [__S; #nb_l] {
+            #prologue_generic
+            #lets
+            [#(#rates),*]
+        }
+    };
+    // the rest in f64: [F, M_O] (or F), per contact (point, up, axle, mu), per row e
+    let (mut bf, _) = param_bindings(m, syms, Num::F64);
+    bind_array(&mut bf, &syms.q, &ident_for("__q"));
+    bind_array(&mut bf, &syms.qd, &ident_for("__qd"));
+    let mut l = Layout::new();
+    let applied = l.vec(&ct.applied[..nb]);
     let per: Vec<_> = ct
         .contacts
         .iter()
@@ -56,34 +80,19 @@ pub fn items(
         .flat_map(|c| c.rows.iter().map(|(_, e)| *e).collect::<Vec<_>>())
         .map(|e| l.vec(&e))
         .collect();
-    let (lets, o) = l.block_in(g, &b, "k", Num::Generic);
-    let nan = Num::Generic.wrap(quote! { f64::NAN });
+    let (geo_lets, o) = l.block(g, &bf, "c");
+    let applied = o.vec(applied);
     let mut elems: Vec<TokenStream> = Vec::new();
-    elems.extend(o.vec(momenta).iter().cloned());
-    elems.extend(o.vec(applied).iter().cloned());
     for (point, up, axle, mu) in &per {
         for s in [point, up, axle] {
             elems.extend(o.vec(*s).iter().cloned());
         }
-        elems.push(mu.map_or_else(|| nan.clone(), |s| o.vec(s)[0].clone()));
+        elems.push(mu.map_or_else(|| quote! { f64::NAN }, |s| o.vec(s)[0].clone()));
     }
     for s in &rows {
         elems.extend(o.vec(*s).iter().cloned());
     }
-    let len = elems.len();
-    let (len_l, geo_l) = (lit_usize(len), lit_usize(len - 12));
-    let prologue_generic = input_prologue(m, Num::Generic, false);
-    let generic = quote! {
-        /// The momenta `[P, L_O]`, the applied `[F, M_O]` and the contacts' geometry (root
-        /// components) that `Contacts::contact_loads` runs in dual numbers.
-        #[doc(hidden)]
-        pub fn __contact_terms(&self, t: __S, __q: &[__S; #nq_l], __qd: &[__S; #nq_l], __u: &[__S; #nu_l]) -> [__S; #len_l] {
-            #prologue_generic
-            #lets
-            [#(#elems),*]
-        }
-    };
-
+    let geo_l = lit_usize(elems.len());
     let specs = ct.contacts.iter().map(|c| {
         let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
         let height = c.height;
@@ -112,16 +121,15 @@ pub fn items(
             let __xq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
             let __xqd: [#dual; #nq_l] = ::nonholo::__private::seed(&__qd, &__qdd);
             let __w: [#dual; #nu_l] = ::nonholo::__private::seed(__u, &[0.0; #nu_l]);
-            let __x = __m.__contact_terms(#dual::new(t, 1.0), &__xq, &__xqd, &__w);
+            let __x = __m.__contact_momenta(#dual::new(t, 1.0), &__xq, &__xqd, &__w);
+            #geo_lets
+            let __applied: [f64; #nb_l] = [#(#applied),*];
             let mut __wrench = [0.0f64; 6];
-            for __i in 0..6 {
-                __wrench[__i] = __x[__i].eps - __x[6 + __i].re;
+            for __i in 0..#nb_l {
+                __wrench[__i] = __x[__i].eps - __applied[__i];
             }
-            let mut __geo = [0.0f64; #geo_l];
-            for (__g, __v) in __geo.iter_mut().zip(&__x[12..]) {
-                *__g = __v.re;
-            }
-            ::nonholo::__private::contact_loads(&__CONTACT_ROWS, #balanced, &__lambda, &__wrench, &__geo, __out)?;
+            let __geo: [f64; #geo_l] = [#(#elems),*];
+            ::nonholo::__private::contact_loads(&__CONTACT_ROWS, #balanced, #moments, &__lambda, &__wrench, &__geo, __out)?;
             if !__out.iter().all(|__l| ::nonholo::__private::all_finite(&__l.force)) {
                 return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact loads", t, state: ::nonholo::__private::to_vec(state) });
             }

@@ -61,10 +61,13 @@ fn at(x: &[f64], i: usize) -> [f64; 3] {
 /// supply (`dP/dt - F_applied`, `dL_O/dt - M_applied,O`, root components) and the
 /// geometry (per contact [`PER_CONTACT`] entries, then `e_r` of every row in contact
 /// order). `balanced`: the wrench counts every external force but the contacts'.
+/// `moments`: the wrench has its moment part (else only the force balance is used, enough
+/// for one anchored normal).
 #[allow(clippy::too_many_arguments)]
 pub fn contact_loads(
     contacts: &[ContactRows],
     balanced: bool,
+    moments: bool,
     lambda: &[f64],
     wrench: &[f64; 6],
     geometry: &[f64],
@@ -137,6 +140,13 @@ pub fn contact_loads(
                 rest[i] - shift[i - 3]
             }
         });
+        if !moments {
+            for i in 3..6 {
+                for j in 0..n_anchored {
+                    a[(i, j)] = 0.0;
+                }
+            }
+        }
         // least squares by the normal equations (A^T A is k x k, regular unless the
         // normals are not determined); the minimum-norm solution by SVD otherwise
         let mut ata = SMatrix::<f64, 6, 6>::identity();
