@@ -120,7 +120,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 3a. a lean-rate kick, open loop and closed loop
     let kicked = upright(&bike, 0.5)?;
     let mut nobody = |_t: f64, _x: &[f64], u: &mut [f64]| u.fill(0.0);
-    let open = simulate_controlled(&bike, &mut nobody, &kicked, 0.0..5.0, &options)?;
+    // falling, it ends where |roll| passes 1.2 rad or where a wheel would leave the ground
+    let open = match simulate_controlled(&bike, &mut nobody, &kicked, 0.0..5.0, &options) {
+        Ok(tr) => tr,
+        Err(nonholo::SimulationError {
+            error: Error::ContactLost {
+                contact, event, t, ..
+            },
+            partial,
+        }) => {
+            println!("\n(falling, the {contact} contact {event} at t = {t:.2} s)");
+            partial
+        }
+        Err(e) => return Err(e.into()),
+    };
     match open.event_time() {
         Some(t) => println!("\nkick 0.5 rad/s, nobody steering: falls at t = {t:.2} s"),
         None => println!("\nkick 0.5 rad/s, nobody steering: still up after 5 s"),

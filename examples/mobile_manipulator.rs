@@ -194,6 +194,44 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let x0 = [0.0; DIM];
     let options = Options::default().control_period(dt).sample_every(0.02);
+    // With the wheels' friction mu = 0.8 the run stops where a wheel would slip or lift
+    // (Options::contact_checks); the rest of the ride assumes they grip.
+    let fresh = |driver: &Driver| Driver {
+        gains: driver.gains.clone(),
+        integral: [0.0; 2],
+        dt,
+        robot,
+    };
+    let mut checked = fresh(&driver);
+    match simulate_controlled(&robot, &mut checked, &x0, 0.0..8.0, &options) {
+        Ok(_) => println!("the wheels grip all the way (mu = {})", robot.mu),
+        Err(nonholo::SimulationError {
+            error:
+                Error::ContactLost {
+                    contact,
+                    event,
+                    t,
+                    state,
+                },
+            partial,
+        }) => {
+            // the inputs held there: the last sample's
+            let u = partial.input(partial.len() - 1).ok_or("no inputs")?;
+            let mut loads = [nonholo::ContactLoad::ZERO; 3];
+            robot.contact_loads(t, &state, u, &mut loads)?;
+            let l = loads[Robot::CONTACTS
+                .iter()
+                .position(|c| *c == contact)
+                .unwrap_or(0)];
+            println!(
+                "with mu = {}: at t = {t:.3} s the {contact} contact {event} (normal {:.1} N, \
+                 longitudinal {:.1} N, lateral {:.1} N); the ride below assumes it grips",
+                robot.mu, l.normal, l.longitudinal, l.lateral,
+            );
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let options = options.contact_checks(false);
     let tr = simulate_controlled(&robot, &mut driver, &x0, 0.0..8.0, &options)?;
     let times = tr.times();
     let mut worst_track = [0.0f64; 6];

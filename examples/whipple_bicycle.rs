@@ -15,7 +15,7 @@
 //! `whipple_fall.html`.
 use nonholo::models::WhippleBicycle;
 use nonholo::prelude::*;
-use nonholo::Linearization;
+use nonholo::{Linearization, SimulationError};
 
 /// Upright straight running at forward speed `v` (pitch from the contact constraint),
 /// with a lean rate `roll_rate`. Speeds: `dot(roll)`, `dot(th_r)`, `dot(steer)`.
@@ -126,7 +126,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .sample_every(0.01)
             // fallen at a lean of 45 degrees (beyond it the frame passes through the ground)
             .stop_when(|_, s| std::f64::consts::FRAC_PI_4 - s[3].abs());
-        let tr = simulate(&bike, &state, 0.0..8.0, &options)?;
+        // the run also ends where the ground stops holding the bicycle (a wheel would lift)
+        let (tr, lost) = match simulate(&bike, &state, 0.0..8.0, &options) {
+            Ok(tr) => (tr, None),
+            Err(SimulationError {
+                error: error @ Error::ContactLost { .. },
+                partial,
+            }) => (partial, Some(error)),
+            Err(e) => return Err(e.into()),
+        };
         let (t, roll) = (tr.times(), tr.column("roll").unwrap_or_default());
         let end = t.last().copied().unwrap_or(0.0);
         let max_roll = |from: f64, to: f64| {
@@ -147,6 +155,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             tr.max_constraint_residual(&bike)?,
             tr.max_configuration_residual(&bike)?,
         );
+        if let Some(Error::ContactLost {
+            contact, event, t, ..
+        }) = lost
+        {
+            println!("      (at {t:.3} s the {contact} contact {event}: the ground holds the fall no further)");
+        }
         // watch it: one self-contained page (orbit, zoom, play, scrub) and a GIF
         #[cfg(feature = "viz")]
         {

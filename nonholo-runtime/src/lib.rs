@@ -48,6 +48,8 @@ pub mod __private {
 pub mod contacts;
 pub mod control;
 pub mod controller;
+// `Contacts` of the doctests' unicycle.
+mod doc_contacts;
 #[cfg(feature = "parallel")]
 pub mod ensemble;
 pub mod error;

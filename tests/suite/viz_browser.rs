@@ -1,7 +1,8 @@
 //! The HTML viewer in a real browser: headless Chromium opens a page written by
 //! `Trajectory::animate_html` at two `#t=` times. The screenshots are not blank and differ,
 //! the page logs no script error, and its DOM after the scripts ran says it rendered,
-//! paused at the requested time.
+//! paused at the requested time. A page of `animate_html_with_contacts` draws its force
+//! arrows until the key `c` hides them.
 //!
 //! Needs Chromium (`chromium`, `chromium-browser` or `google-chrome` on the `PATH`, or
 //! `$NONHOLO_CHROMIUM`); without one the test FAILS, unless `NONHOLO_SKIP_BROWSER=1`.
@@ -253,6 +254,111 @@ fn the_viewer_renders_in_chromium_paused_at_the_requested_times() {
             .chars()
             .take(80)
             .collect::<String>()
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A bicycle's page with its contact forces: at the same time and view, the arrows (in
+/// the viewer's colour for contacts without friction, violet) are there until the key `c`
+/// hides them, which also unticks the `forces` box.
+#[test]
+fn the_viewer_draws_the_contact_forces_until_they_are_hidden() {
+    use nonholo::models::WhippleBicycle;
+    use nonholo::prelude::*;
+
+    let Some(browser) = chromium() else {
+        if std::env::var("NONHOLO_SKIP_BROWSER").as_deref() == Ok("1") {
+            eprintln!("viz_browser: no Chromium found, skipped (NONHOLO_SKIP_BROWSER=1)");
+            return;
+        }
+        panic!("viz_browser needs Chromium (see the_viewer_renders_in_chromium_paused_at_the_requested_times)");
+    };
+    let work = std::env::temp_dir().join(format!("nonholo_viz_forces_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+
+    let bike = WhippleBicycle::default();
+    let mut state = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
+        .unwrap();
+    state[WhippleBicycle::NQ] = 0.3;
+    state[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let ride = simulate(
+        &bike,
+        &state,
+        0.0..1.0,
+        &Options::default().sample_every(0.01),
+    )
+    .unwrap();
+    let page = work.join("forces.html");
+    ride.animate_html_with_contacts(&bike, &page, &Animation::default().title("Bicycle"))
+        .unwrap();
+    let hidden = work.join("hidden.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let press = r#"<script>
+window.dispatchEvent(new KeyboardEvent("keydown", { key: "c", bubbles: true }));
+document.body.setAttribute("data-log", "forces=" + document.getElementById("forces").checked);
+</script>
+"#;
+    std::fs::write(&hidden, html.replace("</body>", &format!("{press}</body>"))).unwrap();
+
+    let mut shots = Vec::new();
+    for (tag, file) in [("shown", &page), ("hidden", &hidden)] {
+        let url = format!("file://{}#t=0.5", file.display());
+        let shot = work.join(format!("{tag}.png"));
+        let (_, err) = run(
+            &browser,
+            &work,
+            tag,
+            &url,
+            &[format!("--screenshot={}", shot.display())],
+        );
+        assert!(console_lines(&err).is_empty(), "{err}");
+        let (dom, err) = run(
+            &browser,
+            &work,
+            &format!("{tag}-dom"),
+            &url,
+            &["--dump-dom".into()],
+        );
+        assert!(console_lines(&err).is_empty(), "{err}");
+        assert!(
+            !dom.contains("data-error=\""),
+            "{}",
+            &dom[..dom.len().min(2000)]
+        );
+        assert!(dom.contains("data-rendered=\"1\""));
+        if tag == "hidden" {
+            assert!(
+                dom.contains("data-log=\"forces=false\""),
+                "the key did not untick the box"
+            );
+        }
+        shots.push(read_png(&shot).2);
+    }
+    // the pixels of the 3D view that the forces change, and how many of them are violet
+    let violet = |p: &[u8]| {
+        let d: i32 = [112, 64, 168]
+            .iter()
+            .zip(p)
+            .map(|(a, b)| (a - i32::from(*b)).pow(2))
+            .sum();
+        d < 40 * 40
+    };
+    let view = 800 * 3 * 540;
+    let (mut changed, mut arrows) = (0, 0);
+    for (a, b) in shots[0][..view]
+        .chunks_exact(3)
+        .zip(shots[1][..view].chunks_exact(3))
+    {
+        if a != b {
+            changed += 1;
+            arrows += usize::from(violet(a) && !violet(b));
+        }
+    }
+    assert!(
+        changed > 300 && arrows > 150,
+        "{changed} pixels changed, {arrows} violet"
     );
     let _ = std::fs::remove_dir_all(&work);
 }

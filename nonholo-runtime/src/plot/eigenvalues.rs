@@ -147,7 +147,7 @@ fn draw_eigenvalues<DB: DrawingBackend>(
 }
 
 /// The maximal runs `a..b` of consecutive indices below `n` where `keep` holds.
-fn runs(n: usize, keep: impl Fn(usize) -> bool) -> Vec<core::ops::Range<usize>> {
+pub(super) fn runs(n: usize, keep: impl Fn(usize) -> bool) -> Vec<core::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut start = None;
     for i in 0..=n {

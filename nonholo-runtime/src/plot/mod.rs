@@ -20,6 +20,7 @@ use plotters::style::FontStyle;
 use std::path::Path;
 use std::sync::OnceLock;
 
+mod contacts;
 mod eigenvalues;
 
 pub use crate::files::plots_dir;

@@ -170,8 +170,8 @@ pub fn contact_loads(
         };
         for (j, c) in anchored[..n_anchored].iter().enumerate() {
             let up = at(geometry, PER_CONTACT * c + 3);
-            for i in 0..3 {
-                out[*c].force[i] += x[j] * up[i];
+            for (f, e) in out[*c].force.iter_mut().zip(up) {
+                *f += x[j] * e;
             }
         }
     }
@@ -193,9 +193,9 @@ pub fn contact_loads(
         } else {
             0.5
         };
-        for i in 0..3 {
-            out[c].force[i] += share * lateral[i];
-            out[j].force[i] -= share * lateral[i];
+        for (i, s) in lateral.iter().enumerate() {
+            out[c].force[i] += share * s;
+            out[j].force[i] -= share * s;
         }
     }
     for (c, load) in out.iter_mut().enumerate().take(k) {

@@ -210,7 +210,8 @@ impl<M: Model> Drive<'_, '_, M> {
         if let Some(roots) = roots {
             let mut g = vec![0.0; roots.len()];
             roots.eval(t0, state0, &mut g)?;
-            if let Some(i) = g[1..].iter().position(|x| !(*x > 0.0)) {
+            // a NaN guard counts as outside
+            if let Some(i) = g[1..].iter().position(|x| x.is_nan() || *x <= 0.0) {
                 traj.set_event_time(t0);
                 return Err(super::roots::contact_lost::<M>(i, t0, state0));
             }

@@ -5,10 +5,15 @@ use alloc::vec::Vec;
 use crate::{Error, Model};
 
 mod access;
+mod contact_csv;
+mod contacts;
 mod csv;
 mod inputs;
 mod interpolate;
 mod residuals;
+
+#[cfg(any(feature = "plot", feature = "viz"))]
+pub(crate) use contact_csv::wheel_name;
 
 /// A sampled motion `t_i -> [q(t_i), z(t_i)]`, with `d[q, z]/dt` at every sample and, for a
 /// model with inputs ([`Model::INPUTS`]), the inputs `u(t_i)` that acted there.

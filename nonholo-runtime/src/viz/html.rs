@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
+use super::contacts::ContactTrack;
 use super::scene::{Setup, Track};
 use super::Animation;
 use crate::geometry::Rgb;
@@ -99,8 +100,13 @@ fn close_array(out: &mut String) {
     out.push(']');
 }
 
-/// The page for a scene.
-pub(crate) fn page<M: Geometry>(setup: &Setup, track: &Track, animation: &Animation) -> String {
+/// The page for a scene, with the contact forces along the track if given.
+pub(crate) fn page<M: Geometry>(
+    setup: &Setup,
+    track: &Track,
+    animation: &Animation,
+    contacts: Option<&ContactTrack>,
+) -> String {
     // only the points and frames the scene uses travel
     let mut used_p = Vec::new();
     let mut used_f = Vec::new();
@@ -238,6 +244,9 @@ pub(crate) fn page<M: Geometry>(setup: &Setup, track: &Track, animation: &Animat
     rgb(&mut j, animation.background);
     j.push_str(",\"speed\":");
     num(&mut j, animation.speed);
+    if let Some(c) = contacts {
+        contacts_json(&mut j, c, pq);
+    }
     let _ = write!(j, ",\"showTime\":{}}}", animation.show_time);
 
     let title = animation.title.as_deref().unwrap_or("nonholo animation");
@@ -262,8 +271,12 @@ pub(crate) fn page<M: Geometry>(setup: &Setup, track: &Track, animation: &Animat
     out.push_str("<canvas id=\"view\" aria-label=\"3D view of the animation\"></canvas>\n");
     out.push_str(
         "<div id=\"hint\">drag: orbit \u{00b7} shift- or right-drag: pan \u{00b7} wheel: zoom \
-         \u{00b7} double-click: reset \u{00b7} space: play</div>\n",
+         \u{00b7} double-click: reset \u{00b7} space: play",
     );
+    if contacts.is_some() {
+        out.push_str(" \u{00b7} c: forces");
+    }
+    out.push_str("</div>\n");
     out.push_str("<div id=\"error\" hidden></div>\n</div>\n<div id=\"bar\">\n");
     out.push_str(
         "<button id=\"play\" title=\"Play / pause (space)\" aria-label=\"Play or pause\">\
@@ -279,6 +292,11 @@ pub(crate) fn page<M: Geometry>(setup: &Setup, track: &Track, animation: &Animat
     out.push_str(
         "<label title=\"The camera follows the model\"><input id=\"follow\" type=\"checkbox\">follow</label>\n",
     );
+    if contacts.is_some() {
+        out.push_str(
+            "<label title=\"The forces on the wheels (c)\"><input id=\"forces\" type=\"checkbox\" checked>forces</label>\n",
+        );
+    }
     out.push_str(
         "<button id=\"reset\" title=\"Reset the view (double-click)\" aria-label=\"Reset the view\">\
          <svg width=\"16\" height=\"16\" viewBox=\"0 0 16 16\"><path d=\"M8 2.5a5.5 5.5 0 1 1-5.2 3.7\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.6\" stroke-linecap=\"round\"/>\
@@ -291,6 +309,53 @@ pub(crate) fn page<M: Geometry>(setup: &Setup, track: &Track, animation: &Animat
     out.push_str(VIEWER_JS);
     out.push_str("</script>\n</body>\n</html>\n");
     out
+}
+
+/// The contact forces as JSON: the wheels, which have friction, the arrows' scale, the
+/// quanta of forces and utilizations, and per sample and contact the point (`pq`), the
+/// force and the normal force (`fq`) and the utilization (`uq`; 0 without friction,
+/// `1000` for one that is not finite).
+fn contacts_json(j: &mut String, c: &ContactTrack, pq: f64) {
+    let (fq, uq) = (quantum(c.reference * 1e-5), 1e-3);
+    j.push_str(",\n\"contacts\":{\"names\":[");
+    for (k, w) in c.wheels.iter().enumerate() {
+        if k > 0 {
+            j.push(',');
+        }
+        json_str(j, w);
+    }
+    j.push_str("],\"friction\":[");
+    for (k, f) in c.friction.iter().enumerate() {
+        if k > 0 {
+            j.push(',');
+        }
+        let _ = write!(j, "{f}");
+    }
+    j.push_str("],\"scale\":");
+    num(j, c.scale);
+    j.push_str(",\"fq\":");
+    num(j, fq);
+    j.push_str(",\"uq\":");
+    num(j, uq);
+    j.push_str(",\n\"C\":[");
+    let nc = c.wheels.len().max(1);
+    for (i, l) in c.loads.iter().enumerate() {
+        for x in l.point {
+            int(j, x, pq);
+        }
+        for x in l.force {
+            int(j, x, fq);
+        }
+        int(j, l.normal, fq);
+        let u = match (c.friction[i % nc], l.utilization) {
+            (false, _) => 0.0,
+            (true, u) if u.is_finite() => u.clamp(-1e3, 1e3),
+            (true, _) => 1e3,
+        };
+        int(j, u, uq);
+    }
+    close_array(j);
+    j.push('}');
 }
 
 /// One shape as JSON, its point and frame indices renumbered.

@@ -9,6 +9,9 @@
 //!   space bar), a time slider, the arrow keys step sample by sample, a playback speed
 //!   (0.25x to 4x), a camera that follows the model or shows the whole motion.
 //!   `page.html#t=2.5` opens paused at t = 2.5 s.
+//! - [`Trajectory::animate_html_with_contacts`] writes the same page with the forces the
+//!   ground exerts on the wheels ([`Contacts`](crate::Contacts)) as arrows at the contact
+//!   points, to show or hide (check box or key `c`).
 //! - [`Trajectory::animate_gif`] and [`snapshot_png`] (or [`Trajectory::snapshot_png`], with
 //!   the trails and framing of the animation) draw the same scene without a browser, by a
 //!   software rasterizer with the same camera: for READMEs and reports.
@@ -63,6 +66,7 @@ use crate::{Error, Geometry, Shape, Trajectory};
 pub use crate::files::plots_dir;
 
 mod camera;
+mod contacts;
 mod encode;
 mod html;
 mod raster;
@@ -122,6 +126,7 @@ pub struct Animation {
     span: Option<(f64, f64)>,
     max_rate: f64,
     supersample: Option<u32>,
+    force_scale: Option<f64>,
 }
 
 impl Default for Animation {
@@ -147,6 +152,7 @@ impl Default for Animation {
             span: None,
             max_rate: DEFAULT_MAX_RATE,
             supersample: None,
+            force_scale: None,
         }
     }
 }
@@ -408,7 +414,7 @@ impl Trajectory {
         animation.validate()?;
         let track = Track::from_trajectory(model, self, animation.max_rate, animation.span)?;
         let setup = setup(model, &track, animation)?;
-        Ok(html::page::<M>(&setup, &track, animation))
+        Ok(html::page::<M>(&setup, &track, animation, None))
     }
 
     /// The animation as a looping GIF written to `path`: [`Animation::fps`] frames per

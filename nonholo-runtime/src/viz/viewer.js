@@ -15,6 +15,14 @@
   for (i = 0; i < D.R.length; i++) R[i] = D.R[i] * D.rq;
   for (i = 0; i < D.F.length; i++) F[i] = D.F[i] * D.pq;
   var t0 = T[0], t1 = T[n - 1];
+  // contact forces (optional): per sample and contact the point, the force on the wheel,
+  // the normal force and the friction utilization
+  var CT = D.contacts || null, nct = CT ? CT.names.length : 0, CW = 8;
+  var CF = new Float64Array(CT ? CT.C.length : 0);
+  for (i = 0; i < CF.length; i++) {
+    k = i % CW;
+    CF[i] = CT.C[i] * (k < 3 ? D.pq : k < 7 ? CT.fq : CT.uq);
+  }
 
   // ---- vectors ------------------------------------------------------------------------
   function add(a, b) { return [a[0] + b[0], a[1] + b[1], a[2] + b[2]]; }
@@ -82,6 +90,16 @@
     }
     return { pos: pos, rot: rots };
   }
+  function contactsAt(t) {
+    var l = locate(t), a = l[0], w = l[1], b = Math.min(a + 1, n - 1), out = [], j, c;
+    function at(off) { return CF[a * nct * CW + off] + w * (CF[b * nct * CW + off] - CF[a * nct * CW + off]); }
+    for (j = 0; j < nct; j++) {
+      var o = j * CW, v = [];
+      for (c = 0; c < CW; c++) v.push(at(o + c));
+      out.push({ p: [v[0], v[1], v[2]], f: [v[3], v[4], v[5]], N: v[6], u: v[7] });
+    }
+    return out;
+  }
   function followAt(t) {
     var l = locate(t), a = l[0], w = l[1], b = Math.min(a + 1, n - 1);
     return [0, 1, 2].map(function (c) { return F[3 * a + c] + w * (F[3 * b + c] - F[3 * a + c]); });
@@ -90,7 +108,7 @@
   // ---- camera (camera.rs) -------------------------------------------------------------
   var V = D.view, up = unit(V.up), DEG = Math.PI / 180;
   var state = {
-    t: t0, playing: true, speed: D.speed, follow: V.follow,
+    t: t0, playing: true, speed: D.speed, follow: V.follow, forces: !!CT,
     az: V.az * DEG, el: V.el * DEG, dist: V.dist, pan: [0, 0, 0]
   };
   function radius() { return state.follow ? V.rFollow : V.rWhole; }
@@ -475,6 +493,88 @@
         break;
     }
   }
+  // ---- contact forces ----------------------------------------------------------------
+  var ARROW_WIDTH = 3.0, FRICTIONLESS = [112, 64, 168];
+  var GRIP = [[40, 150, 70], [226, 150, 20], [210, 40, 40]];
+  // green at utilization 0, amber at 0.5, red from 1 (sliding)
+  function gripColor(u) {
+    u = Math.max(0, u);
+    return u < 0.5 ? mix(GRIP[0], GRIP[1], u / 0.5) : u < 1 ? mix(GRIP[1], GRIP[2], (u - 0.5) / 0.5) : GRIP[2];
+  }
+  function forceColor(k, c) { return CT.friction[k] ? gripColor(c.u) : FRICTIONLESS; }
+  function arrow(a, b, color) {
+    var dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy);
+    if (!(len > 0.5)) return;
+    var ux = dx / len, uy = dy / len, hl = Math.min(14, 0.45 * len), hw = 0.42 * hl;
+    var base = [b[0] - ux * hl, b[1] - uy * hl];
+    ctx.lineCap = "round";
+    [["rgba(255,255,255,0.85)", ARROW_WIDTH + 2.5], [rgb(color), ARROW_WIDTH]].forEach(function (st) {
+      ctx.beginPath();
+      ctx.moveTo(a[0], a[1]);
+      ctx.lineTo(base[0], base[1]);
+      ctx.strokeStyle = st[0];
+      ctx.lineWidth = st[1];
+      ctx.stroke();
+    });
+    ctx.beginPath();
+    ctx.moveTo(b[0], b[1]);
+    ctx.lineTo(base[0] - uy * hw, base[1] + ux * hw);
+    ctx.lineTo(base[0] + uy * hw, base[1] - ux * hw);
+    ctx.closePath();
+    ctx.fillStyle = rgb(color);
+    ctx.fill();
+    ctx.strokeStyle = "rgba(255,255,255,0.85)";
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+  function forceArrows(cs, cam) {
+    cs.forEach(function (c, k) {
+      var color = forceColor(k, c);
+      // the tangential part, dashed on the ground
+      var ft = sub(c.f, scl(up, dot(c.f, up)));
+      var g = clipLine(cam, c.p, add(c.p, scl(ft, CT.scale)));
+      if (g) {
+        ctx.beginPath();
+        ctx.moveTo(g[0][0], g[0][1]);
+        ctx.lineTo(g[1][0], g[1][1]);
+        ctx.setLineDash([5, 4]);
+        ctx.strokeStyle = rgb(color, 0.9);
+        ctx.lineWidth = 2;
+        ctx.lineCap = "butt";
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      var l = clipLine(cam, c.p, add(c.p, scl(c.f, CT.scale)));
+      if (l) arrow(l[0], l[1], color);
+      var pc = project(cam, c.p);
+      if (pc[2] > cam.near) {
+        ctx.beginPath();
+        ctx.arc(pc[0], pc[1], 3.5, 0, 2 * Math.PI);
+        ctx.fillStyle = rgb(color);
+        ctx.fill();
+      }
+    });
+  }
+  function fmtForce(x) { return x.toFixed(Math.abs(x) >= 1000 ? 0 : 1); }
+  // per wheel: N, |F_t| and the utilization, under the time
+  function forceTable(cs, y) {
+    ctx.font = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, monospace";
+    ctx.textAlign = "left";
+    var w = 0;
+    CT.names.forEach(function (nm) { w = Math.max(w, ctx.measureText(nm).width); });
+    cs.forEach(function (c, k) {
+      y += 18;
+      ctx.fillStyle = rgb(forceColor(k, c));
+      ctx.fillRect(16, y - 9, 10, 10);
+      var ft = Math.sqrt(Math.max(0, dot(c.f, c.f) - c.N * c.N));
+      var text = "N " + fmtForce(c.N) + "  |F_t| " + fmtForce(ft) + (CT.friction[k] ? "  util " + c.u.toFixed(2) : "");
+      ctx.fillStyle = "rgb(60,64,72)";
+      ctx.fillText(CT.names[k], 32, y);
+      ctx.fillStyle = "rgb(100,106,116)";
+      ctx.fillText(text, 32 + w + 12, y);
+    });
+  }
+
   var AXIS = [[228, 87, 46], [77, 175, 74], [55, 126, 184]];
   function overlay(cam, t, H) {
     var y = 26;
@@ -491,6 +591,7 @@
       ctx.fillStyle = "rgb(100,106,116)";
       ctx.fillText("t = " + t.toFixed(2) + " s", 16, y);
     }
+    if (CT && state.forces) forceTable(contactsAt(t), y);
     var o = [44, H - 44], len = 28;
     var order = [0, 1, 2].sort(function (a, b) { return cam.back[a] - cam.back[b]; });
     ctx.beginPath();
@@ -532,6 +633,7 @@
     trailLines(pose, t, cam, 1, under);
     under.forEach(paint);
     buildItems(pose, cam, 1).forEach(function (it) { paint(it.p); });
+    if (CT && state.forces) forceArrows(contactsAt(t), cam);
     overlay(cam, t, H);
     label(t);
     if (document.activeElement !== slider) slider.value = String(t);
@@ -590,6 +692,12 @@
     followBox.blur();
     redraw();
   });
+  var forcesBox = document.getElementById("forces");
+  function setForces(on) { state.forces = on; if (forcesBox) forcesBox.checked = on; redraw(); }
+  if (forcesBox) {
+    forcesBox.checked = state.forces;
+    forcesBox.addEventListener("change", function () { setForces(forcesBox.checked); forcesBox.blur(); });
+  }
   function resetView() {
     state.az = V.az * DEG; state.el = V.el * DEG; state.follow = V.follow;
     state.dist = V.dist; state.pan = [0, 0, 0]; followBox.checked = state.follow;
@@ -609,6 +717,7 @@
       seek(T[Math.max(0, Math.min(n - 1, j))]);
     } else if (e.key === "Home") { state.playing = false; seek(t0); }
     else if (e.key === "End") { state.playing = false; seek(t1); }
+    else if ((e.key === "c" || e.key === "C") && CT && !e.ctrlKey && !e.metaKey && !e.altKey) setForces(!state.forces);
   });
 
   // ---- orbit, pan, zoom ---------------------------------------------------------------
