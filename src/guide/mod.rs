@@ -9,6 +9,7 @@
 //! | [`formulations`] | Gibbs–Appell, Boltzmann–Hamel, Voronec, multipliers: the same motion, and when each serves |
 //! | [`frames_and_bodies`] | frames, points, bodies, loads, rolling contacts; the body-wise derivation |
 //! | [`configuration_constraints`] | `holonomic(..)`, solving for a configuration, drift along a run |
+//! | [`contact_forces`] | reactions in every formulation, the force at each rolling contact, friction, runs that stop where a wheel would slip or lift |
 //! | [`simulation`] | `simulate`, the methods, sampling, events, trajectories and their output |
 //! | [`linearization`] | exact linearization, eliminated coordinates, eigenvalues, the bicycle's M, C1, K0, K2 |
 //! | [`control`] | runtime inputs, exact Jacobians, controllers in the loop, LQR |
@@ -30,6 +31,9 @@ pub mod frames_and_bodies {}
 
 #[doc = include_str!("configuration_constraints.md")]
 pub mod configuration_constraints {}
+
+#[doc = include_str!("contact_forces.md")]
+pub mod contact_forces {}
 
 #[doc = include_str!("simulation.md")]
 pub mod simulation {}
