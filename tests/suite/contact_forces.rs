@@ -355,3 +355,122 @@ fn hard_acceleration_makes_a_drive_wheel_slip() {
     );
     assert!((l[i].utilization - 1.0).abs() < 1e-8);
 }
+
+/// Along a run, the contact forces plus gravity equal the rate of the bodies' momentum,
+/// `sum_c F_c + sum_b m_b g = sum_b m_b a_b`, with `a_b` a central difference of the bodies'
+/// centre velocities (`Geometry::point_velocities`, which knows nothing of the dynamics)
+/// along the state's derivative: the horizontal part checks the tangential forces (the
+/// rows' multipliers) against Newton's law.
+fn momentum_balance_holds<M: Contacts + Geometry>(
+    m: &M,
+    x0: &[f64],
+    u: &[f64],
+    masses: &[(&str, f64)],
+    g: [f64; 3],
+    t1: f64,
+) {
+    let u = u.to_vec();
+    let mut hold = move |_t: f64, _x: &[f64], v: &mut [f64]| v.copy_from_slice(&u);
+    let o = Options::default()
+        .method(Method::Dop853)
+        .rtol(1e-12)
+        .atol(1e-12)
+        .sample_every(0.1);
+    let tr = simulate_controlled(m, &mut hold, x0, 0.0..t1, &o).expect("a run within the limits");
+    let series = tr.contact_loads(m).unwrap();
+    let index: Vec<usize> = masses
+        .iter()
+        .map(|(p, _)| M::point_index(p).unwrap())
+        .collect();
+    let weight: f64 = masses.iter().map(|(_, mb)| mb).sum::<f64>() * (g[0].hypot(g[1]).hypot(g[2]));
+    let momentum = |t: f64, s: &[f64]| -> [f64; 3] {
+        let mut v = vec![[0.0; 3]; M::POINTS.len()];
+        m.point_velocities(t, s, &mut v).unwrap();
+        let mut p = [0.0; 3];
+        for ((_, mb), i) in masses.iter().zip(&index) {
+            for k in 0..3 {
+                p[k] += mb * v[*i][k];
+            }
+        }
+        p
+    };
+    // dP/dt along the state's own derivative (the rhs recorded with the sample): a central
+    // difference in (t, state), free of the integrator's error
+    let eps = 1e-6;
+    let mut worst = 0.0f64;
+    for i in 0..tr.len() {
+        let (t, s, ds) = (
+            tr.times()[i],
+            tr.state(i).unwrap(),
+            tr.derivative(i).unwrap(),
+        );
+        let ahead: Vec<f64> = s.iter().zip(ds).map(|(x, d)| x + eps * d).collect();
+        let behind: Vec<f64> = s.iter().zip(ds).map(|(x, d)| x - eps * d).collect();
+        let (pp, pm) = (momentum(t + eps, &ahead), momentum(t - eps, &behind));
+        for k in 0..3 {
+            let rate = (pp[k] - pm[k]) / (2.0 * eps);
+            let forces: f64 = series[i].iter().map(|c| c.force[k]).sum::<f64>()
+                + masses.iter().map(|(_, mb)| mb * g[k]).sum::<f64>();
+            let e = (rate - forces).abs() / weight;
+            worst = worst.max(e);
+            assert!(
+                e < 1e-8,
+                "t = {t}, component {k}: dP/dt {rate} vs forces {forces}"
+            );
+        }
+    }
+    println!("worst |dP/dt - F| / weight {worst:.1e}");
+}
+
+#[test]
+fn contact_forces_and_gravity_give_the_momentum_rate() {
+    use nonholo::models::{DiffDriveRobot, MobileManipulator};
+    let r = DiffDriveRobot::default();
+    let mut x = DiffDriveRobot::ZERO_STATE;
+    x[5] = 0.2;
+    x[DiffDriveRobot::NQ] = 4.0;
+    x[DiffDriveRobot::NQ + 1] = 6.0;
+    let masses = [("G", r.m_c), ("L_o", r.m_w), ("R_o", r.m_w), ("K_o", r.m_k)];
+    momentum_balance_holds(&r, &x, &[0.3, 0.1], &masses, [0.0, 0.0, -r.g], 1.0);
+
+    let bike = WhippleBicycle::default();
+    let mut x = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut x[..WhippleBicycle::NQ])
+        .unwrap();
+    x[WhippleBicycle::NQ] = 0.5;
+    x[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let masses = [
+        ("R_o", bike.m_r),
+        ("B_c", bike.m_b),
+        ("H_c", bike.m_h),
+        ("F_o", bike.m_f),
+    ];
+    momentum_balance_holds(
+        &bike,
+        &x,
+        &[0.0, 1.0, 20.0],
+        &masses,
+        [0.0, 0.0, bike.g],
+        1.0,
+    );
+
+    let arm = MobileManipulator::default();
+    let mut x = MobileManipulator::ZERO_STATE;
+    x[MobileManipulator::NQ] = 3.0;
+    x[MobileManipulator::NQ + 1] = 4.0;
+    let masses = [
+        ("G", arm.m_c),
+        ("L_o", arm.m_w),
+        ("R_o", arm.m_w),
+        ("K_o", arm.m_k),
+        ("G1", arm.m1),
+        ("G2", arm.m2),
+        ("G3", arm.m3),
+        ("G4", arm.m4),
+        ("G5", arm.m5),
+        ("G6", arm.m6),
+    ];
+    // the unpowered arm starts to fall from upright; the caster slips at 0.86 s
+    let u = [0.2, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    momentum_balance_holds(&arm, &x, &u, &masses, [0.0, 0.0, -arm.g], 0.8);
+}
