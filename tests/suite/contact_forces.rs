@@ -474,3 +474,22 @@ fn contact_forces_and_gravity_give_the_momentum_rate() {
     let u = [0.2, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     momentum_balance_holds(&arm, &x, &u, &masses, [0.0, 0.0, -arm.g], 0.8);
 }
+
+/// A sampled controller whose new torques at a control instant ask more than `mu N` at once
+/// (no sign change inside a step) ends the run at that instant, every method alike.
+#[test]
+fn a_control_instant_past_the_limit_ends_the_run_there() {
+    use nonholo::models::DiffDriveRobot;
+    let r = DiffDriveRobot::default();
+    for method in [Method::Tsit45, Method::Dop853, Method::Bdf] {
+        let mut kick = |t: f64, _x: &[f64], u: &mut [f64]| u.fill(if t > 0.0 { 3.0 } else { 0.0 });
+        let o = Options::default().method(method).control_period(0.01);
+        let e = simulate_controlled(&r, &mut kick, &DiffDriveRobot::ZERO_STATE, 0.0..1.0, &o)
+            .unwrap_err();
+        let Error::ContactLost { event, t, .. } = e.error else {
+            panic!("{method:?}: {}", e.error);
+        };
+        assert_eq!((event, t), (ContactEvent::Slip, 0.01), "{method:?}");
+        assert_eq!(e.partial.last().unwrap().0, 0.01);
+    }
+}

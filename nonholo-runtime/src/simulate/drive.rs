@@ -206,15 +206,21 @@ impl<M: Model> Drive<'_, '_, M> {
             }
         }
 
-        // A start outside a contact's guards never changes their sign: reported at once.
-        if let Some(roots) = roots {
-            let mut g = vec![0.0; roots.len()];
-            roots.eval(t0, state0, &mut g)?;
+        // A start outside a contact's guards never changes their sign: reported at once (and
+        // so is a control instant whose new inputs jump a guard past zero).
+        let mut guards = vec![0.0; roots.map_or(0, super::roots::Roots::len)];
+        let outside = |t: f64, y: &[f64], g: &mut [f64]| -> Result<(), Error> {
+            let Some(roots) = roots else { return Ok(()) };
+            roots.eval(t, y, g)?;
             // a NaN guard counts as outside
-            if let Some(i) = g[1..].iter().position(|x| x.is_nan() || *x <= 0.0) {
-                traj.set_event_time(t0);
-                return Err(super::roots::contact_lost::<M>(i, t0, state0));
+            match g[1..].iter().position(|x| x.is_nan() || *x <= 0.0) {
+                Some(i) => Err(super::roots::contact_lost::<M>(i, t, y)),
+                None => Ok(()),
             }
+        };
+        if let Err(e) = outside(t0, state0, &mut guards) {
+            traj.set_event_time(t0);
+            return Err(e);
         }
 
         // The hold interval and where it ends.
@@ -316,6 +322,11 @@ impl<M: Model> Drive<'_, '_, M> {
             y.copy_from_slice(stepper.y());
             let new_inputs = field.sample_and_hold(t_instant, &y)?;
             field.sample(t_instant, &y, &mut rec.dy, &mut rec.u)?;
+            if new_inputs && let Err(e) = outside(t_instant, &y, &mut guards) {
+                rec.push(field, traj, t_instant, &y)?;
+                traj.set_event_time(t_instant);
+                return Err(e);
+            }
             if !at_end {
                 interval += 1;
                 (t_stop, stop_is_instant) = instants.map_or((t_end, false), |i| i.stop(interval));

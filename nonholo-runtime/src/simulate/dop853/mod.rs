@@ -434,6 +434,10 @@ impl<F: VectorField + ?Sized> Stepper for Dop853<'_, F> {
             let n = self.n;
             self.t = t;
             self.k[FSAL * n..(FSAL + 1) * n].copy_from_slice(dy);
+            // the guards jump with the inputs: the next crossing is measured from here
+            if let Some(r) = self.roots {
+                r.eval(t, &self.y, &mut self.g)?;
+            }
         }
         Ok(())
     }
