@@ -398,7 +398,7 @@ fn momentum_balance_holds<M: Contacts + Geometry>(
     // difference in (t, state), free of the integrator's error
     let eps = 1e-6;
     let mut worst = 0.0f64;
-    for i in 0..tr.len() {
+    for (i, loads) in series.iter().enumerate() {
         let (t, s, ds) = (
             tr.times()[i],
             tr.state(i).unwrap(),
@@ -409,7 +409,7 @@ fn momentum_balance_holds<M: Contacts + Geometry>(
         let (pp, pm) = (momentum(t + eps, &ahead), momentum(t - eps, &behind));
         for k in 0..3 {
             let rate = (pp[k] - pm[k]) / (2.0 * eps);
-            let forces: f64 = series[i].iter().map(|c| c.force[k]).sum::<f64>()
+            let forces: f64 = loads.iter().map(|c| c.force[k]).sum::<f64>()
                 + masses.iter().map(|(_, mb)| mb * g[k]).sum::<f64>();
             let e = (rate - forces).abs() / weight;
             worst = worst.max(e);
