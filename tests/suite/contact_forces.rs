@@ -6,6 +6,16 @@ use nonholo::prelude::*;
 use nonholo::{ContactEvent, ContactLoad, Geometry, Method};
 use nonholo_test_models::contact_forces::*;
 
+/// The bicycle upright (pitch solved) at forward speed `v` with the lean rate `roll_rate`.
+fn upright(bike: &WhippleBicycle, v: f64, roll_rate: f64) -> [f64; WhippleBicycle::DIM] {
+    let mut state = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
+        .unwrap();
+    state[WhippleBicycle::NQ] = roll_rate;
+    state[WhippleBicycle::NQ + 1] = -v / bike.r_r;
+    state
+}
+
 fn loads<M: Contacts>(m: &M, state: &[f64], u: &[f64]) -> Vec<ContactLoad> {
     let mut out = vec![ContactLoad::ZERO; M::CONTACTS.len()];
     m.contact_loads(0.0, state, u, &mut out)
@@ -20,10 +30,7 @@ fn loads<M: Contacts>(m: &M, state: &[f64], u: &[f64]) -> Vec<ContactLoad> {
 fn bicycle_upright_carries_its_weight_by_its_centre_of_mass() {
     let bike = WhippleBicycle::default();
     for v in [0.0, 5.0] {
-        let mut state = WhippleBicycle::ZERO_STATE;
-        bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
-            .unwrap();
-        state[WhippleBicycle::NQ + 1] = -v / bike.r_r;
+        let state = upright(&bike, v, 0.0);
         let l = loads(&bike, &state, &[0.0; 3]);
         let (rear, front) = (l[0], l[1]);
         println!("v = {v}: rear {rear:?}\n front {front:?}");
@@ -252,10 +259,7 @@ fn a_run_within_the_limits_is_unchanged_by_the_checks() {
 #[test]
 fn pedalling_hard_lifts_the_front_wheel_and_the_run_stops_there() {
     let bike = WhippleBicycle::default();
-    let mut s = WhippleBicycle::ZERO_STATE;
-    bike.solve_configuration(0.0, &mut s[..WhippleBicycle::NQ])
-        .unwrap();
-    s[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let s = upright(&bike, 5.0, 0.0);
     let mut times = Vec::new();
     for method in [Method::Tsit45, Method::Dop853, Method::Bdf] {
         let mut pedal = |t: f64, _x: &[f64], u: &mut [f64]| u[2] = 150.0 * t;
@@ -434,11 +438,7 @@ fn contact_forces_and_gravity_give_the_momentum_rate() {
     momentum_balance_holds(&r, &x, &[0.3, 0.1], &masses, [0.0, 0.0, -r.g], 1.0);
 
     let bike = WhippleBicycle::default();
-    let mut x = WhippleBicycle::ZERO_STATE;
-    bike.solve_configuration(0.0, &mut x[..WhippleBicycle::NQ])
-        .unwrap();
-    x[WhippleBicycle::NQ] = 0.5;
-    x[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let x = upright(&bike, 5.0, 0.5);
     let masses = [
         ("R_o", bike.m_r),
         ("B_c", bike.m_b),

@@ -65,8 +65,9 @@ pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
     low.graph
         .set_stage("the equations of motion (the velocity map, G and the forcing)");
     let eq = formulation_fn(low.formulation)(low, &lt, cx)?;
-    if !low.contacts.contacts.is_empty() {
-        // the rows' multipliers at run time, lambda = (C C^T)^-1 C R
+    if !low.contacts.contacts.is_empty() && !matches!(eq.layout, Layout::Second(_)) {
+        // the rows' multipliers at run time, lambda = (C C^T)^-1 C R (the second method
+        // solves for lambda itself)
         let c = Mat::jac(&mut low.graph, &Mat::col(&low.constraints), &low.syms.qd);
         low.contacts.jacobian = c.e;
     }

@@ -3,7 +3,9 @@
 //! coefficient, what the ground can give, `mu N`.
 
 use super::eigenvalues::runs;
-use super::{legend_corner, plot_error, png_root, svg_root, Look, PNG_LOOK, SVG_LOOK};
+use super::{
+    frame, legend_corner, padded, plot_error, png_root, svg_root, Look, PNG_LOOK, SVG_LOOK,
+};
 use crate::trajectory::wheel_name;
 use crate::{Contacts, Error, Trajectory};
 use alloc::format;
@@ -188,23 +190,7 @@ fn draw_contacts<DB: DrawingBackend>(
     }
     let (lo, hi) = force_range(&lines)?;
     let (t0, t1) = (times[0], times[times.len() - 1]);
-    let pad = 0.05 * (hi - lo).max(1e-12);
-    root.fill(&WHITE).map_err(plot_error)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(TITLE, ("sans-serif", look.caption))
-        .margin(look.label)
-        .x_label_area_size(3 * look.label)
-        .y_label_area_size(5 * look.label)
-        .build_cartesian_2d(t0..t1.max(t0 + 1e-12), (lo - pad)..(hi + pad))
-        .map_err(plot_error)?;
-    chart
-        .configure_mesh()
-        .x_desc("t")
-        .y_desc("force")
-        .label_style(("sans-serif", look.label))
-        .light_line_style(BLACK.mix(0.05))
-        .draw()
-        .map_err(plot_error)?;
+    let mut chart = frame(&root, look, TITLE, (t0, t1, "t"), (lo, hi, "force"))?;
     let key = 3 * look.label as i32 / 2;
     for line in &lines {
         let (style, values) = (line.style, line.values);
@@ -239,7 +225,7 @@ fn draw_contacts<DB: DrawingBackend>(
     }
     let corner = legend_corner(
         (t0, t1),
-        (lo - pad, hi + pad),
+        padded(lo, hi),
         lines
             .iter()
             .flat_map(|l| times.iter().copied().zip(l.values.iter().copied())),

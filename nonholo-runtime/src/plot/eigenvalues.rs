@@ -1,6 +1,8 @@
 //! Eigenvalues against a parameter (Meijaard et al. 2007, fig. 3), as PNG or SVG.
 
-use super::{legend_corner, plot_error, png_root, svg_root, Look, PNG_LOOK, SVG_LOOK};
+use super::{
+    frame, legend_corner, padded, plot_error, png_root, svg_root, Look, PNG_LOOK, SVG_LOOK,
+};
 use crate::Error;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -54,23 +56,13 @@ fn draw_eigenvalues<DB: DrawingBackend>(
 ) -> Result<(), Error> {
     let (v0, v1, lo, hi) = eigenvalue_range(speeds, eigenvalues)?;
     let tracks = branches(eigenvalues);
-    let pad = 0.05 * (hi - lo).max(1e-12);
-    root.fill(&WHITE).map_err(plot_error)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", look.caption))
-        .margin(look.label)
-        .x_label_area_size(3 * look.label)
-        .y_label_area_size(5 * look.label)
-        .build_cartesian_2d(v0..v1.max(v0 + 1e-12), (lo - pad)..(hi + pad))
-        .map_err(plot_error)?;
-    chart
-        .configure_mesh()
-        .x_desc("v [m/s]")
-        .y_desc("eigenvalue [1/s]")
-        .label_style(("sans-serif", look.label))
-        .light_line_style(BLACK.mix(0.05))
-        .draw()
-        .map_err(plot_error)?;
+    let mut chart = frame(
+        &root,
+        look,
+        title,
+        (v0, v1, "v [m/s]"),
+        (lo, hi, "eigenvalue [1/s]"),
+    )?;
     chart
         .draw_series(LineSeries::new(
             [(v0, 0.0), (v1, 0.0)],
@@ -126,7 +118,7 @@ fn draw_eigenvalues<DB: DrawingBackend>(
     }
     let corner = legend_corner(
         (v0, v1),
-        (lo - pad, hi + pad),
+        padded(lo, hi),
         tracks.iter().flat_map(|track| {
             speeds
                 .iter()

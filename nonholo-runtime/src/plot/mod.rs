@@ -14,6 +14,7 @@ use crate::{Error, Model, Trajectory};
 use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -46,6 +47,41 @@ fn register_bundled_font() -> Result<(), Error> {
 
 fn plot_error(e: impl core::fmt::Display) -> Error {
     Error::InvalidOptions(format!("plot: {e}"))
+}
+
+/// The chart every plot draws on: white, captioned, `x` over `[x0, x1]`, `y` over `[lo, hi]`
+/// padded by 5 %, a light mesh with the axes' descriptions.
+fn frame<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    look: Look,
+    title: &str,
+    (x0, x1, x_desc): (f64, f64, &str),
+    (lo, hi, y_desc): (f64, f64, &str),
+) -> Result<ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, Error> {
+    let (lo, hi) = padded(lo, hi);
+    root.fill(&WHITE).map_err(plot_error)?;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", look.caption))
+        .margin(look.label)
+        .x_label_area_size(3 * look.label)
+        .y_label_area_size(5 * look.label)
+        .build_cartesian_2d(x0..x1.max(x0 + 1e-12), lo..hi)
+        .map_err(plot_error)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(("sans-serif", look.label))
+        .light_line_style(BLACK.mix(0.05))
+        .draw()
+        .map_err(plot_error)?;
+    Ok(chart)
+}
+
+/// `[lo, hi]` widened by 5 % on each side: the `y` range of a [`frame`].
+fn padded(lo: f64, hi: f64) -> (f64, f64) {
+    let pad = 0.05 * (hi - lo).max(1e-12);
+    (lo - pad, hi + pad)
 }
 
 /// Sizes of one kind of output (pixels for PNG, user units for SVG).
@@ -121,21 +157,7 @@ fn draw_series<DB: DrawingBackend>(
 ) -> Result<(), Error> {
     let (lo, hi) = series_range(times, series)?;
     let (t0, t1) = (times[0], times[times.len() - 1]);
-    let pad = 0.05 * (hi - lo).max(1e-12);
-    root.fill(&WHITE).map_err(plot_error)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", look.caption))
-        .margin(look.label)
-        .x_label_area_size(3 * look.label)
-        .y_label_area_size(5 * look.label)
-        .build_cartesian_2d(t0..t1.max(t0 + 1e-12), (lo - pad)..(hi + pad))
-        .map_err(plot_error)?;
-    chart
-        .configure_mesh()
-        .x_desc("t")
-        .label_style(("sans-serif", look.label))
-        .draw()
-        .map_err(plot_error)?;
+    let mut chart = frame(&root, look, title, (t0, t1, "t"), (lo, hi, ""))?;
     let stroke = look.stroke;
     let key = 3 * look.label as i32 / 2;
     for (k, (name, values)) in series.iter().enumerate() {
@@ -153,7 +175,7 @@ fn draw_series<DB: DrawingBackend>(
     }
     let corner = legend_corner(
         (t0, t1),
-        (lo - pad, hi + pad),
+        padded(lo, hi),
         series
             .iter()
             .flat_map(|(_, v)| times.iter().copied().zip(v.iter().copied())),
