@@ -206,6 +206,9 @@ pub struct ContactTerms {
     pub contacts: Vec<ContactTerm>,
     /// `C = d constraints / d dot(q)`, row-major (`NC x NQ`), for the rows' multipliers.
     pub jacobian: Vec<Id>,
+    /// Whether the multipliers come from `C` and the reactions (`lambda = (C C^T)^-1 C R`),
+    /// not from the formulation itself.
+    pub lambda_from_rows: bool,
 }
 
 /// One `rolls`.

@@ -15,8 +15,9 @@ use quote::quote;
 
 /// (items of the generic impl, methods of the `Contacts` impl, items of the `Model` impl);
 /// nothing without `rolls`.
-/// `lambda`: the formulation's statements for `__q`, `__qd`, `__qdd` and the rows'
-/// multipliers `__lambda` ([`super::Hooks::contact_lambda`]).
+/// `lambda`: the formulation's statements for `__q`, `__qd`, `__qdd` and either the rows'
+/// multipliers `__lambda` or, where `lambda_from_rows`, the reactions `__r`
+/// from which `lambda = (C C^T)^-1 C R` follows here ([`super::Hooks::contact_lambda`]).
 pub fn items(
     m: &Checked,
     low: &Lowered,
@@ -80,7 +81,23 @@ pub fn items(
         .flat_map(|c| c.rows.iter().map(|(_, e)| *e).collect::<Vec<_>>())
         .map(|e| l.vec(&e))
         .collect();
+    // the constraints' jacobian C, where the formulation leaves lambda to these rows
+    let c_slot = ct.lambda_from_rows.then(|| l.vec(&ct.jacobian));
     let (geo_lets, o) = l.block(g, &bf, "c");
+    let row_multipliers = c_slot.map(|c| {
+        let (nc, c) = (ct.jacobian.len() / nq, o.vec(c));
+        let nc_l = lit_usize(nc);
+        let c_rows = (0..nc).map(|a| {
+            let row = &c[a * nq..(a + 1) * nq];
+            quote! { [#(#row),*] }
+        });
+        quote! {
+            let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
+            let ::core::option::Option::Some(__lambda) = ::nonholo::__private::row_multipliers(&__c, &__r) else {
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact multipliers (dependent constraint rows)", t, state: ::nonholo::__private::to_vec(state) });
+            };
+        }
+    });
     let applied = o.vec(applied);
     let mut elems: Vec<TokenStream> = Vec::new();
     for (point, up, axle, mu) in &per {
@@ -123,6 +140,7 @@ pub fn items(
             let __w: [#dual; #nu_l] = ::nonholo::__private::seed(__u, &[0.0; #nu_l]);
             let __x = __m.__contact_momenta(#dual::new(t, 1.0), &__xq, &__xqd, &__w);
             #geo_lets
+            #row_multipliers
             let __applied: [f64; #nb_l] = [#(#applied),*];
             let mut __wrench = [0.0f64; 6];
             for __i in 0..#nb_l {

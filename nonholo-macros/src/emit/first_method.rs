@@ -183,7 +183,7 @@ pub fn hooks(
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
     let inherent = inherent(m, low, d, &b_state);
     let reactions = reactions(m, low, d, &b_state);
-    let contact_lambda = contact_lambda(m, low, d, &b_state);
+    let contact_lambda = contact_lambda(low, d, &b_state);
     Hooks {
         nz,
         speed_names: eq.speed_names.clone(),
@@ -322,69 +322,33 @@ fn reactions(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) ->
 }
 
 /// For `Contacts::contact_loads` (after the input prologue): `__q`, `__qd`, `__qdd`
-/// (`[f64; NQ]`) and the rows' multipliers `__lambda`, from one `rhs_u`: `dot(q) = psi`,
-/// `ddot(q) = d/dt psi` by `qdot_generic` in dual numbers along `(dot(q), dz/dt, 1)`,
-/// `R = A qdd + h - F` and `lambda = (C C^T)^-1 C R`. Nothing without `rolls`.
-fn contact_lambda(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
+/// (`[f64; NQ]`) and the reactions `__r = A qdd + h - F` from one `rhs_u`, in one block:
+/// `dot(q) = psi`, `ddot(q) = d/dt psi` at the solved dz/dt, and `R`, which uses both
+/// (`__lambda` follows from `C` in [`super::contacts`]). Nothing without `rolls`.
+fn contact_lambda(low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
     if low.contacts.contacts.is_empty() {
         return TokenStream::new();
     }
     let g = &low.graph;
-    let syms = &low.syms;
-    let (nq, nz) = (syms.q.len(), syms.z.len());
-    let nc = low.constraints.len();
-    let (nq_l, nz_l, nc_l, dim_l) = (
-        lit_usize(nq),
-        lit_usize(nz),
-        lit_usize(nc),
-        lit_usize(nq + nz),
-    );
+    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
+    let (nq_l, dim_l) = (lit_usize(nq), lit_usize(nq + nz));
     let b = with_zdot(b_state, &d.power.zdot, nq);
     let mut l = Layout::new();
     let rs = l.vec(&d.power.reactions);
-    let (r_lets, ro) = l.block(g, &b, "x");
-    let r_out = ro.vec(rs);
-    let mut bc = b_state.clone();
-    bind_array(&mut bc, &syms.q, &ident_for("__q"));
-    bind_array(&mut bc, &syms.qd, &ident_for("__qd"));
-    let mut lc = Layout::new();
-    let c_slot = lc.vec(&low.contacts.jacobian);
-    let (c_lets, co) = lc.block(g, &bc, "j");
-    let c_entries = co.vec(c_slot);
-    let c_rows = (0..nc).map(|a| {
-        let row = &c_entries[a * nq..(a + 1) * nq];
-        quote! { [#(#row),*] }
-    });
-    let generic_name = super::structs::generic_name(m);
-    let dual = quote! { ::nonholo::__private::Dual };
+    let qd = l.vec(&d.qdot);
+    let qdd = l.vec(&d.power.qdd);
+    let (lets, o) = l.block(g, &b, "x");
+    let (rs, qd, qdd) = (o.vec(rs), o.vec(qd), o.vec(qdd));
     quote! {
         let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
         let mut __dz = [0.0f64; #dim_l];
         <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
         let mut __q = [0.0f64; #nq_l];
         __q.copy_from_slice(&__s[..#nq_l]);
-        let mut __zz = [0.0f64; #nz_l];
-        __zz.copy_from_slice(&__s[#nq_l..]);
-        let mut __zd = [0.0f64; #nz_l];
-        __zd.copy_from_slice(&__dz[#nq_l..]);
-        let mut __qd = [0.0f64; #nq_l];
-        <Self as ::nonholo::Model>::qdot(self, t, &__q, &__zz, &mut __qd)?;
-        let __mq: #generic_name<#dual> = self.cast();
-        let __aq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
-        let __az: [#dual; #nz_l] = ::nonholo::__private::seed(&__zz, &__zd);
-        let mut __ao = [#dual::new(0.0, 0.0); #nq_l];
-        __mq.qdot_generic(#dual::new(t, 1.0), &__aq, &__az, &mut __ao)?;
-        let mut __qdd = [0.0f64; #nq_l];
-        ::nonholo::__private::tangents(&__ao, &mut __qdd);
-        let __r: [f64; #nq_l] = {
-            #r_lets
-            [#(#r_out),*]
-        };
-        #c_lets
-        let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
-        let ::core::option::Option::Some(__lambda) = ::nonholo::__private::row_multipliers(&__c, &__r) else {
-            return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact multipliers (dependent constraint rows)", t, state: ::nonholo::__private::to_vec(state) });
-        };
+        #lets
+        let __qd: [f64; #nq_l] = [#(#qd),*];
+        let __qdd: [f64; #nq_l] = [#(#qdd),*];
+        let __r: [f64; #nq_l] = [#(#rs),*];
     }
 }
 

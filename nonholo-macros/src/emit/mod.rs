@@ -52,7 +52,8 @@ pub struct Hooks {
     /// Items of the `Model` impl beyond the template's (`CONTACT_GUARDS`, `contact_guards`).
     pub model_items: TokenStream,
     /// In `contact_loads`, after the input prologue: `__q`, `__qd`, `__qdd` (`[f64; NQ]`)
-    /// and the constraint rows' multipliers `__lambda` (`[f64; NC]`).
+    /// and the constraint rows' multipliers `__lambda` (`[f64; NC]`), or the reactions
+    /// `__r` (`[f64; NQ]`) where the constraints' jacobian is derived for them.
     pub contact_lambda: TokenStream,
     /// Items of the generic impl (`impl<__S: Scalar> SkateOf<__S>`) the bodies above use.
     pub generic_inherent: TokenStream,

@@ -70,6 +70,7 @@ pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
         // solves for lambda itself)
         let c = Mat::jac(&mut low.graph, &Mat::col(&low.constraints), &low.syms.qd);
         low.contacts.jacobian = c.e;
+        low.contacts.lambda_from_rows = true;
     }
     Some(eq)
 }

@@ -16,6 +16,8 @@ pub struct PowerTerms {
     /// The generalized reactions `R = A qdd + h - F` (one per coordinate) in q, z, t and
     /// `zdot`: what the constraints exert along the motion (Benenti's Def. 3.2, eq. 3.10).
     pub reactions: Vec<Id>,
+    /// `ddot(q) = d/dt psi` along `(psi, zdot, 1)`, in q, z, t and `zdot`.
+    pub qdd: Vec<Id>,
 }
 
 pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerTerms {
@@ -68,5 +70,6 @@ pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerT
         zdot,
         terms: [p_forces, p_time, p_react],
         reactions,
+        qdd,
     }
 }
