@@ -11,6 +11,7 @@ mod common;
 mod benenti;
 mod boltzmann_hamel;
 mod contact_forces;
+mod contact_moments;
 mod contact_series;
 mod energy_balance;
 mod ensemble;
