@@ -104,7 +104,9 @@ pub mod prelude {
     pub use nonholo_runtime::simulate_ensemble;
     pub use nonholo_runtime::{linearize, Linearize};
     #[cfg(feature = "diffsol")]
-    pub use nonholo_runtime::{simulate, simulate_controlled, Method, Options};
+    pub use nonholo_runtime::{
+        simulate, simulate_controlled, simulate_hybrid, simulate_hybrid_controlled, Method, Options,
+    };
     pub use nonholo_runtime::{
         Contacts, Controller, Error, Formulation, Geometry, Model, Scalar, Trajectory,
     };

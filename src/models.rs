@@ -1,5 +1,5 @@
-//! The worked systems of the papers, the Whipple bicycle, a differential-drive robot and
-//! a mobile manipulator, as ready-made models.
+//! The worked systems of the papers, the Whipple bicycle, a differential-drive robot, a
+//! mobile manipulator and a rimless wheel, as ready-made models.
 //!
 //! Each is written in the `nonholonomic!` DSL exactly as a user would write it, its physics
 //! (parameters, coordinates, energies, forces, constraints) in an exported `*_model!` macro
@@ -583,3 +583,6 @@ pub use diff_drive_robot::DiffDriveRobot;
 
 mod mobile_manipulator;
 pub use mobile_manipulator::MobileManipulator;
+
+mod rimless_wheel;
+pub use rimless_wheel::RimlessWheel;

@@ -184,6 +184,24 @@ pub enum Error {
         /// The state there.
         state: Vec<f64>,
     },
+    /// Events ([`Options::event`](crate::Options::event)) piled up: more than
+    /// [`Options::max_events`](crate::Options::max_events) in the run, or a run of them too
+    /// close together for the time to tell apart (a Zeno sequence, like a ball bouncing
+    /// ever lower). The run's trajectory up to the last event is kept
+    /// ([`SimulationError::partial`]).
+    #[error(
+        "the event `{name}` fired {count} times up to t = {t}: events pile up (state {state:?})"
+    )]
+    EventsPiled {
+        /// The event that would have fired once too often.
+        name: &'static str,
+        /// Events the run would have fired, this one included.
+        count: usize,
+        /// Time.
+        t: f64,
+        /// The state there, before the reset.
+        state: Vec<f64>,
+    },
     /// A time outside the span a trajectory covers (NaN bounds for an empty trajectory).
     #[error("t = {t} is outside the trajectory's time span [{start}, {end}]")]
     OutsideTimeSpan {

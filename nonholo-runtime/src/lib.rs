@@ -87,5 +87,7 @@ pub use num_dual;
 pub use rk4::{integrate_rk4, rk4_step, rk4_step_generic};
 pub use scalar::Scalar;
 #[cfg(feature = "diffsol")]
-pub use simulate::{simulate, simulate_controlled, Method, Options};
-pub use trajectory::Trajectory;
+pub use simulate::{
+    simulate, simulate_controlled, simulate_hybrid, simulate_hybrid_controlled, Method, Options,
+};
+pub use trajectory::{Event, EventKind, Trajectory};

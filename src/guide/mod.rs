@@ -11,6 +11,7 @@
 //! | [`configuration_constraints`] | `holonomic(..)`, solving for a configuration, drift along a run |
 //! | [`contact_forces`] | reactions in every formulation, the force at each rolling contact, friction, runs that stop where a wheel would slip or lift |
 //! | [`simulation`] | `simulate`, the methods, sampling, events, trajectories and their output |
+//! | [`hybrid_motion`] | events that continue a run: impacts with reset maps, the rimless wheel, Zeno piles |
 //! | [`linearization`] | exact linearization, eliminated coordinates, eigenvalues, the bicycle's M, C1, K0, K2 |
 //! | [`control`] | runtime inputs, exact Jacobians, controllers in the loop, LQR |
 //! | [`geometry_and_animation`] | where every point is, the scene, `draw { .. }`, HTML and GIF animations |
@@ -37,6 +38,9 @@ pub mod contact_forces {}
 
 #[doc = include_str!("simulation.md")]
 pub mod simulation {}
+
+#[doc = include_str!("hybrid_motion.md")]
+pub mod hybrid_motion {}
 
 #[doc = include_str!("linearization.md")]
 pub mod linearization {}

@@ -18,6 +18,7 @@ mod ensemble;
 mod events;
 mod formulation_matrix;
 mod geometry;
+mod hybrid_events;
 mod inputs;
 mod jacobian;
 mod kinematics;

@@ -222,6 +222,18 @@ where
         Ok(())
     }
 
+    fn jump(&mut self, t: f64, y: &[f64], dy: &[f64]) -> Result<(), Error> {
+        // diffsol sees a mutated state at the next step (root finder and stop time set
+        // again, BDF at order 1)
+        let state = self.solver.state_mut();
+        *state.t = t;
+        state.y.inner_mut().as_mut_slice().copy_from_slice(y);
+        state.dy.inner_mut().as_mut_slice().copy_from_slice(dy);
+        self.y.copy_from_slice(y);
+        self.h_proposed = 0.0;
+        Ok(())
+    }
+
     fn restart(&mut self, t: f64, t_stop: f64, new_inputs: bool, dy: &[f64]) -> Result<(), Error> {
         // diffsol reinitialises what the method needs from a mutated state at the next step
         // (root finder, stop time; BDF restarts at order 1 with the same step size): the

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::field::Field;
 use super::{roundoff, Options};
 use crate::model::check_state;
-use crate::{Error, Model, Trajectory};
+use crate::{Error, Event, EventKind, Model, Trajectory};
 
 /// The control instants `t0 + k dt` of a sampled-data run that ends at `t_end`, and its hold
 /// intervals: interval `k` runs from instant `k` to instant `k + 1`, the last one to `t_end`.
@@ -111,6 +111,25 @@ impl Recorder {
     }
 }
 
+impl Recorder {
+    /// The state after an event at the time of the sample before it, with the inputs and
+    /// the derivative there.
+    fn push_event<M: Model>(
+        &mut self,
+        field: &Field<'_, M>,
+        traj: &mut Trajectory,
+        event: Event,
+        y: &[f64],
+    ) -> Result<(), Error> {
+        field.sample(event.t, y, &mut self.dy, &mut self.u)?;
+        traj.push_event(event, y, &self.dy, &self.u)?;
+        match self.monitor {
+            Some(tol) => check_state(field.model, event.t, y, tol),
+            None => Ok(()),
+        }
+    }
+}
+
 /// How an accepted step ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Stop {
@@ -146,6 +165,10 @@ pub(super) trait Stepper {
     ///
     /// `dy` is the field at `(t, y)` with the new inputs.
     fn restart(&mut self, t: f64, t_stop: f64, new_inputs: bool, dy: &[f64]) -> Result<(), Error>;
+    /// Go on from a new state `y` at `t`, inside the last step (an event's reset): the
+    /// step size kept, the history dropped (BDF restarts at order 1), the root functions
+    /// measured from `(t, y)`. `dy` is the field there.
+    fn jump(&mut self, t: f64, y: &[f64], dy: &[f64]) -> Result<(), Error>;
     /// What the method noticed that may explain running out of steps.
     fn hint(&self) -> Option<alloc::string::String> {
         None
@@ -223,6 +246,13 @@ impl<M: Model> Drive<'_, '_, M> {
             return Err(e);
         }
 
+        // The events that continue the run, armed where their guards are positive.
+        let mut events = super::events::Events::new::<M>(o);
+        if let Some(ev) = events.as_mut() {
+            field.sample(t0, state0, &mut rec.dy, &mut rec.u)?;
+            ev.arm(field, t0, state0, &rec.dy)?;
+        }
+
         // The hold interval and where it ends.
         let mut interval = 0_usize;
         let (mut t_stop, mut stop_is_instant) = instants.map_or((t_end, false), |i| i.stop(0));
@@ -258,6 +288,51 @@ impl<M: Model> Drive<'_, '_, M> {
                     t: t_now,
                     state: stepper.y().to_vec(),
                 });
+            }
+            // An event inside the step (before what stopped it): the samples before it,
+            // the state before and after it, and the method goes on from the latter.
+            if let Some(ev) = events.as_mut() {
+                let t_limit = match reason {
+                    Stop::Root(t_root, _) => t_root,
+                    _ => t_now,
+                };
+                if let Some((t_e, i)) = ev.check(field, &mut stepper, t_old, t_limit)? {
+                    if let Some(s) = samples {
+                        while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_e) {
+                            stepper.interpolate(ts, &mut y)?;
+                            rec.record(field, traj, ts, &y)?;
+                            next += 1;
+                        }
+                        // the pair at t_e stands for a sample asked there
+                        while s.get(next).is_some_and(|&ts| ts <= t_e) {
+                            next += 1;
+                        }
+                    }
+                    stepper.interpolate(t_e, &mut y)?;
+                    if traj.times().last().is_none_or(|t| *t < t_e) {
+                        rec.record(field, traj, t_e, &y)?;
+                    }
+                    let name = ev.fire(field, i, t_e, &mut y)?;
+                    rec.push_event(
+                        field,
+                        traj,
+                        Event {
+                            t: t_e,
+                            kind: EventKind::User(name),
+                        },
+                        &y,
+                    )?;
+                    ev.arm(field, t_e, &y, &rec.dy)?;
+                    if let Err(e) = outside(t_e, &y, &mut guards) {
+                        traj.set_event_time(t_e);
+                        return Err(e);
+                    }
+                    stepper.jump(t_e, &y, &rec.dy)?;
+                    if samples.is_some_and(|s| next == s.len()) {
+                        return Ok(());
+                    }
+                    continue;
+                }
             }
             if let Stop::Root(t_root, index) = reason {
                 // Samples up to the event by dense output, then the state at the event.

@@ -28,6 +28,7 @@ use crate::{Controller, Error, Model, SimulationError, Trajectory};
 mod diffsol_stepper;
 mod dop853;
 mod drive;
+mod events;
 mod field;
 mod options;
 mod roots;
@@ -148,6 +149,102 @@ pub fn simulate_controlled<M: Model, C: Controller + ?Sized>(
         }
     }
     simulate_with(model, Some(&mut Unsized(controller)), state0, t, options)
+}
+
+/// Integrate `model` from `q0` and `dot(q)0` over the time span `t`, through the events of
+/// `options` ([`Options::event`]): the entry point of hybrid runs, whose resets are written
+/// in `(q, dot(q))` since the speeds are the model's own.
+///
+/// The start is [`Model::state_from_qdot`] of `(q0, dot(q)0)` (an error for a `dot(q)0` that
+/// breaks a constraint); from there it is [`simulate`], with every event recorded
+/// ([`Trajectory::events`]) and the state before and after each at its time. A run without
+/// events is [`simulate`] from that state, sample for sample.
+///
+/// ```
+/// use nonholo_runtime::{simulate_hybrid, Model, Options};
+/// # use nonholo_runtime::__private::doc_models::Oscillator;
+///
+/// // x'' = -x between two walls at x = -1 and x = 1, elastic at the right one, plastic
+/// // (the speed halved) at the left one
+/// let options = Options::default()
+///     .event("right", |_t, q, _qd| 1.0 - q[0], |_t, _q, qd| qd[0] = -qd[0])
+///     .event("left", |_t, q, _qd| q[0] + 1.0, |_t, _q, qd| qd[0] *= -0.5)
+///     .sample_every(0.01);
+/// let tr = simulate_hybrid(&Oscillator::new(1.0), &[0.0], &[2.0], 0.0..6.0, &options)?;
+/// let names: Vec<_> = tr.events().iter().map(|e| format!("{:?}", e.kind)).collect();
+/// assert_eq!(names[..2], ["User(\"right\")", "User(\"left\")"]);
+/// // x = 2 sin t reaches 1 at t = pi/6
+/// assert!((tr.events()[0].t - std::f64::consts::FRAC_PI_6).abs() < 1e-9);
+/// // never past a wall
+/// assert!(tr.states().chunks(2).all(|s| s[0].abs() <= 1.0 + 1e-9));
+/// # Ok::<(), nonholo_runtime::SimulationError>(())
+/// ```
+#[allow(clippy::result_large_err)]
+pub fn simulate_hybrid<M: Model>(
+    model: &M,
+    q0: &[f64],
+    qdot0: &[f64],
+    t: Range<f64>,
+    options: &Options,
+) -> Result<Trajectory, SimulationError> {
+    let state0 = hybrid_start(model, q0, qdot0, t.start)?;
+    simulate_with(model, None, state0.as_ref(), t, options)
+}
+
+/// [`simulate_hybrid`] with the inputs set by `controller`, as in [`simulate_controlled`]:
+/// continuous feedback, or sampled at [`Options::control_period`], whose held inputs go on
+/// unchanged through an event (the state is continuous up to it).
+///
+/// ```
+/// use nonholo_runtime::{simulate_hybrid_controlled, Options};
+/// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+///
+/// // m x'' + k x = f pushed toward a wall at x = 1 by a sampled constant force
+/// let osc = ForcedOscillator { m: 1.0, k: 0.0 };
+/// let mut push = |_t: f64, _x: &[f64], u: &mut [f64]| u[0] = 1.0;
+/// let options = Options::default()
+///     .control_period(0.1)
+///     .event("wall", |_t, q, _qd| 1.0 - q[0], |_t, _q, qd| qd[0] *= -0.5);
+/// let tr = simulate_hybrid_controlled(&osc, &mut push, &[0.0], &[0.0], 0.0..3.0, &options)?;
+/// // x = t^2 / 2 reaches the wall at t = sqrt(2)
+/// assert!((tr.events()[0].t - 2.0f64.sqrt()).abs() < 1e-9);
+/// # Ok::<(), nonholo_runtime::SimulationError>(())
+/// ```
+#[allow(clippy::result_large_err)]
+pub fn simulate_hybrid_controlled<M: Model, C: Controller + ?Sized>(
+    model: &M,
+    controller: &mut C,
+    q0: &[f64],
+    qdot0: &[f64],
+    t: Range<f64>,
+    options: &Options,
+) -> Result<Trajectory, SimulationError> {
+    let state0 = hybrid_start(model, q0, qdot0, t.start)?;
+    simulate_controlled(model, controller, state0.as_ref(), t, options)
+}
+
+/// The state of `(q0, dot(q)0)`, or the error with an empty trajectory.
+#[allow(clippy::result_large_err)]
+fn hybrid_start<M: Model>(
+    model: &M,
+    q0: &[f64],
+    qdot0: &[f64],
+    t0: f64,
+) -> Result<M::State, SimulationError> {
+    let fail = |error| SimulationError {
+        error,
+        partial: Trajectory::new::<M>(),
+    };
+    for (what, found) in [("q0", q0.len()), ("qdot0", qdot0.len())] {
+        if found != M::NQ {
+            return Err(fail(Error::Dimension {
+                what,
+                expected: M::NQ,
+                found,
+            }));
+        }
+    }
+    model.state_from_qdot(t0, q0, qdot0).map_err(fail)
 }
 
 /// [`simulate`] and [`simulate_controlled`]: one code path, monomorphized per model only.

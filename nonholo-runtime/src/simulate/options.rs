@@ -115,6 +115,36 @@ pub struct Options {
     pub(super) event: Option<Event>,
     pub(super) control_period: Option<f64>,
     pub(super) contact_checks: bool,
+    pub(super) events: Vec<UserEvent>,
+    pub(super) max_events: usize,
+}
+
+/// An event that continues the run: where `guard(t, q, dot(q))` falls to zero, `reset`
+/// rewrites `q` and `dot(q)` (an impact law).
+#[derive(Clone)]
+pub(super) struct UserEvent {
+    pub(super) name: &'static str,
+    pub(super) guard: alloc::sync::Arc<GuardFn>,
+    pub(super) reset: alloc::sync::Arc<ResetFn>,
+}
+
+/// `g(t, q, dot(q))`.
+type GuardFn = dyn Fn(f64, &[f64], &[f64]) -> f64 + Send + Sync;
+/// `(t, q, dot(q))`, rewritten in place.
+type ResetFn = dyn Fn(f64, &mut [f64], &mut [f64]) + Send + Sync;
+
+impl core::fmt::Debug for UserEvent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "UserEvent({:?})", self.name)
+    }
+}
+
+impl PartialEq for UserEvent {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && alloc::sync::Arc::ptr_eq(&self.guard, &other.guard)
+            && alloc::sync::Arc::ptr_eq(&self.reset, &other.reset)
+    }
 }
 
 /// A stopping condition `g(t, state)`: the run ends where `g` changes sign (located by
@@ -153,6 +183,8 @@ impl Default for Options {
             event: None,
             control_period: None,
             contact_checks: true,
+            events: Vec::new(),
+            max_events: 100_000,
         }
     }
 }
@@ -229,6 +261,77 @@ impl Options {
     /// ```
     pub fn stop_when(mut self, g: impl Fn(f64, &[f64]) -> f64 + Send + Sync + 'static) -> Self {
         self.event = Some(Event(alloc::sync::Arc::new(g)));
+        self
+    }
+
+    /// An event that continues the run (an impact, a switch of regime): where
+    /// `guard(t, q, dot(q))` falls from positive to zero, the run stops at that instant
+    /// (located on the method's dense output like [`stop_when`](Self::stop_when), to
+    /// `100 eps (|t| + |h|)`), `reset(t, q, dot(q))` rewrites `q` and `dot(q)` in place, and
+    /// the run goes on from the state those give ([`Model::state_from_qdot`](crate::Model::state_from_qdot),
+    /// which refuses a `dot(q)` that breaks a constraint). Several events may be declared;
+    /// each firing is recorded in [`Trajectory::events`](crate::Trajectory::events), and the
+    /// trajectory holds two samples at its time: the state before and the state after.
+    ///
+    /// Only a fall fires: a guard that the reset leaves at zero or below (a ball bounced
+    /// off the floor at height `-1e-17`) fires again only after it has been positive. The
+    /// state is continuous up to the event, so a sampled-data controller's held inputs go
+    /// on unchanged through it. Events that pile up — [`max_events`](Self::max_events) in
+    /// all, or a run of them too close together for the time to tell apart (Zeno) — end
+    /// the run with [`Error::EventsPiled`](crate::Error::EventsPiled), never a hang.
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, EventKind, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// // x'' = -x bouncing off a wall at x = 0 with restitution 1/2: from x = 1, v = 0 it
+    /// // strikes at t = pi/2 with v = -1 and leaves with v = 1/2
+    /// let options = Options::default().event(
+    ///     "wall",
+    ///     |_t, q, _qd| q[0],
+    ///     |_t, _q, qd| qd[0] = -0.5 * qd[0],
+    /// );
+    /// let tr = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..5.0, &options)?;
+    /// let first = &tr.events()[0];
+    /// assert!((first.t - std::f64::consts::FRAC_PI_2).abs() < 1e-9);
+    /// assert_eq!(first.kind, EventKind::User("wall"));
+    /// // it comes back to the wall a half period later, at the same speed
+    /// assert!((tr.events()[1].t - 3.0 * std::f64::consts::FRAC_PI_2).abs() < 1e-9);
+    /// let after = tr.at(2.0)?;
+    /// assert!((after[0] - 0.5 * (2.0 - first.t).sin()).abs() < 1e-8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn event(
+        mut self,
+        name: &'static str,
+        guard: impl Fn(f64, &[f64], &[f64]) -> f64 + Send + Sync + 'static,
+        reset: impl Fn(f64, &mut [f64], &mut [f64]) + Send + Sync + 'static,
+    ) -> Self {
+        self.events.push(UserEvent {
+            name,
+            guard: alloc::sync::Arc::new(guard),
+            reset: alloc::sync::Arc::new(reset),
+        });
+        self
+    }
+
+    /// The most [`event`](Self::event)s a run may fire (100 000 by default; at least 1):
+    /// one more ends it with [`Error::EventsPiled`](crate::Error::EventsPiled).
+    ///
+    /// ```
+    /// use nonholo_runtime::{simulate, Error, Options};
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    ///
+    /// // an elastic wall struck every pi: the third strike is one too many
+    /// let options = Options::default()
+    ///     .event("wall", |_t, q, _qd| q[0], |_t, _q, qd| qd[0] = -qd[0])
+    ///     .max_events(2);
+    /// let e = simulate(&Oscillator::new(1.0), &[1.0, 0.0], 0.0..10.0, &options).unwrap_err();
+    /// assert!(matches!(e.error, Error::EventsPiled { count: 3, .. }));
+    /// assert_eq!(e.partial.events().len(), 2);
+    /// ```
+    pub fn max_events(mut self, n: usize) -> Self {
+        self.max_events = n;
         self
     }
 

@@ -3,11 +3,13 @@
 use alloc::vec::Vec;
 
 use crate::{Error, Model};
+pub use events::{Event, EventKind};
 
 mod access;
 mod contact_csv;
 mod contacts;
 mod csv;
+mod events;
 mod inputs;
 mod interpolate;
 mod residuals;
@@ -52,6 +54,8 @@ pub struct Trajectory {
     inputs: Vec<f64>,
     /// When an [`Options::stop_when`](crate::Options::stop_when) event ended the run.
     event_time: Option<f64>,
+    /// The events that continued the run, in order.
+    events: Vec<Event>,
 }
 
 impl Trajectory {
@@ -135,6 +139,7 @@ impl Trajectory {
             input_names: inputs.to_vec(),
             inputs: Vec::new(),
             event_time: None,
+            events: Vec::new(),
         }
     }
 
@@ -238,6 +243,19 @@ impl Trajectory {
         dstate: &[f64],
         u: Option<&[f64]>,
     ) -> Result<(), Error> {
+        self.push_at(t, state, dstate, u, false)
+    }
+
+    /// [`Trajectory::push_checked`]; `at_event`: the state after an event, at the time of
+    /// the sample before it.
+    fn push_at(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        dstate: &[f64],
+        u: Option<&[f64]>,
+        at_event: bool,
+    ) -> Result<(), Error> {
         if let Some(u) = u.filter(|u| u.len() != self.nu()) {
             return Err(Error::Dimension {
                 what: "inputs u",
@@ -254,7 +272,10 @@ impl Trajectory {
                 });
             }
         }
-        let after_last = self.times.last().is_none_or(|&last| t > last);
+        let after_last = self
+            .times
+            .last()
+            .is_none_or(|&last| t > last || (at_event && t == last));
         if !t.is_finite() || !after_last {
             return Err(Error::InvalidOptions(alloc::format!(
                 "sample time {t} is not finite or not after the last sample"

@@ -7,6 +7,7 @@ pub mod contact_forces;
 pub mod energy_balance;
 pub mod formulation_matrix;
 pub mod geometry;
+pub mod hybrid_events;
 pub mod inputs;
 pub mod jacobian;
 pub mod kinematics;

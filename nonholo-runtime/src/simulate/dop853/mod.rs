@@ -424,6 +424,19 @@ impl<F: VectorField + ?Sized> Stepper for Dop853<'_, F> {
         extension(&self.dense, &self.y_old, (t - self.t_old) / self.h_last, y);
         Ok(())
     }
+    fn jump(&mut self, t: f64, y: &[f64], dy: &[f64]) -> Result<(), Error> {
+        let n = self.n;
+        self.t = t;
+        self.y.copy_from_slice(y);
+        self.k[FSAL * n..(FSAL + 1) * n].copy_from_slice(dy);
+        self.h_proposed = 0.0;
+        self.dense_ready = false;
+        if let Some(r) = self.roots {
+            r.eval(t, &self.y, &mut self.g)?;
+        }
+        Ok(())
+    }
+
     fn restart(&mut self, t: f64, t_stop: f64, new_inputs: bool, dy: &[f64]) -> Result<(), Error> {
         // The state stays (its last step landed on t exactly); its f, the next step's first
         // stage, changes with the inputs. The step starts from the proposal before the cut.
