@@ -9,9 +9,9 @@ crate::nonholonomic! {
     /// At `th = alpha` the next spoke strikes: a plastic impact about the new foot, which
     /// keeps the angular momentum about it, so `th -> -alpha` and
     /// `dot(th) -> dot(th) (i_c + m l^2 cos 2 alpha) / (i_c + m l^2)`
-    /// ([`RimlessWheel::strike_ratio`]; [`RimlessWheel::heel_strikes`] adds it to a run's
-    /// options). The walk settles where the energy a step gains on the slope is what the
-    /// strike takes ([`RimlessWheel::steady_rate`]).
+    /// (`strike_ratio`; `heel_strikes` adds the strike to a run's options). The walk
+    /// settles where the energy a step gains on the slope is what the strike takes
+    /// (`steady_rate`).
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct RimlessWheel;
     parameters { m = 2.0, l = 1.0, i_c = 0.0, g = 9.81, slope = 0.08, alpha = 0.3 }

@@ -181,50 +181,17 @@ impl<'o> Events<'o> {
         Ok(first)
     }
 
-    /// Where guard `i` (positive at `ta`, not at `tb`) reaches zero: the Illinois method on
-    /// the dense output, to `100 eps (|t| + |h|)` like the root finders.
+    /// Where guard `i` (positive at `ta`, not at `tb`) reaches zero, on the dense output.
     fn locate<M: Model>(
         &mut self,
         field: &Field<'_, M>,
         stepper: &mut impl Stepper,
         i: usize,
-        (ta, ga): (f64, f64),
+        a: (f64, f64),
         tb: f64,
     ) -> Result<f64, Error> {
-        let (mut ta, mut ga, mut tb, mut gb) = (ta, ga, tb, self.g_new[i]);
-        let tol = 100.0 * f64::EPSILON * (tb.abs() + (tb - ta).abs());
-        let mut moved = 0;
-        let mut iterations = 0;
-        // the bracket's width three iterations ago: where the secant has not halved it
-        // since (a guard barely positive at one end), the next point is the midpoint
-        let mut width = tb - ta;
-        while gb != 0.0 && tb - ta > tol && iterations < 200 {
-            iterations += 1;
-            let slow = iterations % 3 == 0 && tb - ta > 0.5 * width;
-            if iterations % 3 == 0 {
-                width = tb - ta;
-            }
-            let tm = if slow {
-                0.5 * (ta + tb)
-            } else {
-                (tb - gb * (tb - ta) / (gb - ga)).clamp(ta + 0.5 * tol, tb - 0.5 * tol)
-            };
-            let gm = self.probe_at(field, stepper, i, tm)?;
-            if gm <= 0.0 {
-                (tb, gb) = (tm, gm);
-                if moved == 1 {
-                    ga *= 0.5;
-                }
-                moved = 1;
-            } else {
-                (ta, ga) = (tm, gm);
-                if moved == -1 {
-                    gb *= 0.5;
-                }
-                moved = -1;
-            }
-        }
-        Ok(tb)
+        let gb = self.g_new[i];
+        super::roots::illinois(a, (tb, gb), |tm| self.probe_at(field, stepper, i, tm))
     }
 
     /// Guard `i` on the dense output at `t`.

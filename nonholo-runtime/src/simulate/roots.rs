@@ -69,3 +69,46 @@ pub(super) fn contact_lost<M: Model>(index: usize, t: f64, x: &[f64]) -> Error {
         state: x.to_vec(),
     }
 }
+
+/// Where `g` changes sign between `(ta, ga)` and `(tb, gb)` (`ga` nonzero and of the other
+/// sign than `gb`, or `gb` zero): the Illinois method, to `100 eps (|t| + |h|)` as diffsol's
+/// root finder does, with a bisection where three secant steps have not halved the bracket
+/// (a function barely nonzero at one end). The end returned has `g`'s sign at `tb` or zero.
+pub(super) fn illinois(
+    (mut ta, mut ga): (f64, f64),
+    (mut tb, mut gb): (f64, f64),
+    mut g: impl FnMut(f64) -> Result<f64, Error>,
+) -> Result<f64, Error> {
+    let tol = 100.0 * f64::EPSILON * (tb.abs() + (tb - ta).abs());
+    // Which end moved last (-1: a, 1: b), to halve the other's value when it repeats.
+    let mut moved = 0;
+    let mut iterations = 0;
+    let mut width = tb - ta;
+    while gb != 0.0 && tb - ta > tol && iterations < 200 {
+        iterations += 1;
+        let slow = iterations % 3 == 0 && tb - ta > 0.5 * width;
+        if iterations % 3 == 0 {
+            width = tb - ta;
+        }
+        let tm = if slow {
+            0.5 * (ta + tb)
+        } else {
+            (tb - gb * (tb - ta) / (gb - ga)).clamp(ta + 0.5 * tol, tb - 0.5 * tol)
+        };
+        let gm = g(tm)?;
+        if (gm < 0.0) == (gb < 0.0) || gm == 0.0 {
+            (tb, gb) = (tm, gm);
+            if moved == 1 {
+                ga *= 0.5;
+            }
+            moved = 1;
+        } else {
+            (ta, ga) = (tm, gm);
+            if moved == -1 {
+                gb *= 0.5;
+            }
+            moved = -1;
+        }
+    }
+    Ok(tb)
+}

@@ -331,33 +331,14 @@ impl<'r, F: VectorField + ?Sized> Dop853<'r, F> {
     /// The zero of root function `i` inside the last step (it changed sign there).
     fn locate(&mut self, roots: &Roots<'_>, i: usize) -> Result<f64, Error> {
         self.ensure_dense()?;
-        let (mut ta, mut ga, mut tb, mut gb) = (self.t_old, self.g[i], self.t, self.g_new[i]);
-        let tol = 100.0 * f64::EPSILON * (tb.abs() + (tb - ta).abs());
-        // Which end moved last (-1: a, 1: b), to halve the other's value when it repeats.
-        let mut moved = 0;
-        let mut iterations = 0;
-        while gb != 0.0 && tb - ta > tol && iterations < 200 {
-            iterations += 1;
-            let tm = (tb - gb * (tb - ta) / (gb - ga)).clamp(ta + 0.5 * tol, tb - 0.5 * tol);
-            let s = (tm - self.t_old) / self.h_last;
-            extension(&self.dense, &self.y_old, s, &mut self.probe);
-            roots.eval(tm, &self.probe, &mut self.g_probe)?;
-            let gm = self.g_probe[i];
-            if (gm < 0.0) == (gb < 0.0) || gm == 0.0 {
-                (tb, gb) = (tm, gm);
-                if moved == 1 {
-                    ga *= 0.5;
-                }
-                moved = 1;
-            } else {
-                (ta, ga) = (tm, gm);
-                if moved == -1 {
-                    gb *= 0.5;
-                }
-                moved = -1;
-            }
-        }
-        Ok(tb)
+        let (t_old, h) = (self.t_old, self.h_last);
+        let (dense, y_old, probe, g) =
+            (&self.dense, &self.y_old, &mut self.probe, &mut self.g_probe);
+        super::roots::illinois((t_old, self.g[i]), (self.t, self.g_new[i]), |tm| {
+            extension(dense, y_old, (tm - t_old) / h, probe);
+            roots.eval(tm, probe, g)?;
+            Ok(g[i])
+        })
     }
 
     /// The coefficients of the continuous extension of the last step, computed once.
