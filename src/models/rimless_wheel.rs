@@ -20,6 +20,9 @@ crate::nonholonomic! {
     potential_energy = m * g * l * cos(th + slope);
 }
 
+// libm's through `Scalar`, so that the model builds without `std`
+use crate::Scalar;
+
 impl RimlessWheel {
     /// The post-strike rate over the pre-strike rate,
     /// `(i_c + m l^2 cos 2 alpha) / (i_c + m l^2)`: the angular momentum about the new foot
@@ -31,7 +34,7 @@ impl RimlessWheel {
     /// ```
     pub fn strike_ratio(&self) -> f64 {
         let j = self.i_c + self.m * self.l * self.l;
-        (self.i_c + self.m * self.l * self.l * (2.0 * self.alpha).cos()) / j
+        (self.i_c + self.m * self.l * self.l * Scalar::cos(2.0 * self.alpha)) / j
     }
 
     /// The pre-strike rate of the steady walk, `sqrt(gain / (1 - c^2))` with `c` the
@@ -50,10 +53,10 @@ impl RimlessWheel {
             * self.m
             * self.g
             * self.l
-            * ((self.slope - self.alpha).cos() - (self.slope + self.alpha).cos())
+            * (Scalar::cos(self.slope - self.alpha) - Scalar::cos(self.slope + self.alpha))
             / j;
         let c = self.strike_ratio();
-        (gain / (1.0 - c * c)).sqrt()
+        Scalar::sqrt(gain / (1.0 - c * c))
     }
 
     /// `options` with the heel strike as an event (`"heel strike"`, see

@@ -12,7 +12,7 @@ use diffsol::{
 use super::field::VectorField;
 use super::roots::Roots;
 use super::{engine_error, roundoff, slice, Drive, Stepper, Stop};
-use crate::{Error, Model};
+use crate::Error;
 
 /// The methods diffsol steps.
 pub(super) enum DiffsolMethod {
@@ -23,11 +23,7 @@ pub(super) enum DiffsolMethod {
 
 /// Run one of diffsol's methods up to the first stop `stop`: its problem built from the
 /// field's closures.
-pub(super) fn run_diffsol<M: Model>(
-    drive: Drive<'_, '_, M>,
-    method: DiffsolMethod,
-    stop: f64,
-) -> Result<(), Error> {
+pub(super) fn run_diffsol(drive: Drive<'_>, method: DiffsolMethod, stop: f64) -> Result<(), Error> {
     let Drive {
         field,
         state0,
@@ -87,7 +83,7 @@ pub(super) fn run_diffsol<M: Model>(
         .h0(t_end - t0)
         .rhs_implicit(rhs, jac)
         .root(root, n_roots)
-        .init(init, M::DIM)
+        .init(init, field.dims().1)
         .build()
         .map_err(|e| engine_error(e, t0, state0))?;
     match method {
@@ -107,7 +103,7 @@ pub(super) fn run_diffsol<M: Model>(
 }
 
 /// A diffsol solver with the field's parked errors.
-struct DiffsolStepper<'a, 'f, Eqn, S, F> {
+struct DiffsolStepper<'a, 'f, Eqn, S, F: ?Sized> {
     solver: S,
     /// The state at the end of the last step (copied out of diffsol's vector).
     y: Vec<f64>,
@@ -131,7 +127,7 @@ impl<'a, 'f, Eqn, S, F> DiffsolStepper<'a, 'f, Eqn, S, F>
 where
     Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
     S: OdeSolverMethod<'a, Eqn>,
-    F: VectorField,
+    F: VectorField + ?Sized,
 {
     fn new(
         solver: Result<S, DiffsolError>,
@@ -171,7 +167,7 @@ impl<'a, Eqn, S, F> Stepper for DiffsolStepper<'a, '_, Eqn, S, F>
 where
     Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
     S: OdeSolverMethod<'a, Eqn>,
-    F: VectorField,
+    F: VectorField + ?Sized,
 {
     fn t(&self) -> f64 {
         self.solver.state().t

@@ -6,10 +6,9 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::field::Field;
+use super::field::Plant;
 use super::{roundoff, Options};
-use crate::model::check_state;
-use crate::{Error, Event, EventKind, Model, Trajectory};
+use crate::{Error, Event, EventKind, Trajectory};
 
 /// The control instants `t0 + k dt` of a sampled-data run that ends at `t_end`, and its hold
 /// intervals: interval `k` runs from instant `k` to instant `k + 1`, the last one to `t_end`.
@@ -84,9 +83,9 @@ struct Recorder {
 impl Recorder {
     /// Append `(t, y)` with the inputs acting there and the derivative; check the
     /// constraints when asked.
-    fn record<M: Model>(
+    fn record(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         traj: &mut Trajectory,
         t: f64,
         y: &[f64],
@@ -96,16 +95,16 @@ impl Recorder {
     }
 
     /// [`Recorder::record`] with the inputs and derivative already in the buffers.
-    fn push<M: Model>(
+    fn push(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         traj: &mut Trajectory,
         t: f64,
         y: &[f64],
     ) -> Result<(), Error> {
         traj.push_with_inputs(t, y, &self.dy, &self.u)?;
         match self.monitor {
-            Some(tol) => check_state(field.model, t, y, tol),
+            Some(tol) => field.check_state(t, y, tol),
             None => Ok(()),
         }
     }
@@ -114,9 +113,9 @@ impl Recorder {
 impl Recorder {
     /// The state after an event at the time of the sample before it, with the inputs and
     /// the derivative there.
-    fn push_event<M: Model>(
+    fn push_event(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         traj: &mut Trajectory,
         event: Event,
         y: &[f64],
@@ -124,7 +123,7 @@ impl Recorder {
         field.sample(event.t, y, &mut self.dy, &mut self.u)?;
         traj.push_event(event, y, &self.dy, &self.u)?;
         match self.monitor {
-            Some(tol) => check_state(field.model, event.t, y, tol),
+            Some(tol) => field.check_state(event.t, y, tol),
             None => Ok(()),
         }
     }
@@ -176,8 +175,8 @@ pub(super) trait Stepper {
 }
 
 /// Everything the sampling loop needs, whatever the method.
-pub(super) struct Drive<'r, 'f, M: Model> {
-    pub(super) field: &'r Field<'f, M>,
+pub(super) struct Drive<'r> {
+    pub(super) field: &'r dyn Plant,
     pub(super) state0: &'r [f64],
     pub(super) t0: f64,
     pub(super) t_end: f64,
@@ -191,7 +190,7 @@ pub(super) struct Drive<'r, 'f, M: Model> {
     pub(super) roots: Option<&'r super::roots::Roots<'r>>,
 }
 
-impl<M: Model> Drive<'_, '_, M> {
+impl Drive<'_> {
     /// Step to `t_end`, recording samples (dense output between steps), through the hold
     /// intervals of a sampled-data run.
     pub(super) fn run(self, mut stepper: impl Stepper) -> Result<(), Error> {
@@ -207,12 +206,13 @@ impl<M: Model> Drive<'_, '_, M> {
             instants,
             roots,
         } = self;
+        let (_, dim, nu) = field.dims();
         let mut rec = Recorder {
-            dy: vec![0.0; M::DIM],
-            u: vec![0.0; M::NU],
+            dy: vec![0.0; dim],
+            u: vec![0.0; nu],
             monitor,
         };
-        let mut y = vec![0.0; M::DIM];
+        let mut y = vec![0.0; dim];
 
         // Samples at t0 (a sampled-data controller has set the inputs there already).
         let mut next = 0;
@@ -237,7 +237,7 @@ impl<M: Model> Drive<'_, '_, M> {
             roots.eval(t, y, g)?;
             // a NaN guard counts as outside
             match g[1..].iter().position(|x| x.is_nan() || *x <= 0.0) {
-                Some(i) => Err(super::roots::contact_lost::<M>(i, t, y)),
+                Some(i) => Err(super::roots::contact_lost(field, i, t, y)),
                 None => Ok(()),
             }
         };
@@ -247,7 +247,7 @@ impl<M: Model> Drive<'_, '_, M> {
         }
 
         // The events that continue the run, armed where their guards are positive.
-        let mut events = super::events::Events::new::<M>(o);
+        let mut events = super::events::Events::new(o, field);
         if let Some(ev) = events.as_mut() {
             field.sample(t0, state0, &mut rec.dy, &mut rec.u)?;
             ev.arm(field, t0, state0, &rec.dy)?;
@@ -349,7 +349,7 @@ impl<M: Model> Drive<'_, '_, M> {
                 }
                 traj.set_event_time(t_root);
                 if index > 0 {
-                    return Err(super::roots::contact_lost::<M>(index - 1, t_root, &y));
+                    return Err(super::roots::contact_lost(field, index - 1, t_root, &y));
                 }
                 return Ok(());
             }

@@ -11,9 +11,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::drive::Stepper;
-use super::field::Field;
+use super::field::Plant;
 use super::options::{Options, UserEvent};
-use crate::{Error, Model};
+use crate::Error;
 
 /// Consecutive events closer than this (relative to `|t|`, at least 1) count toward a
 /// pile; [`PILE`] of them in a row end the run.
@@ -39,6 +39,8 @@ pub(super) struct Events<'o> {
     q: Vec<f64>,
     qd: Vec<f64>,
     probe: Vec<f64>,
+    /// The state after a reset.
+    after: Vec<f64>,
     fired: usize,
     last: Option<f64>,
     close_in_a_row: usize,
@@ -46,8 +48,9 @@ pub(super) struct Events<'o> {
 
 impl<'o> Events<'o> {
     /// `None` when the options declare no event.
-    pub(super) fn new<M: Model>(o: &'o Options) -> Option<Self> {
+    pub(super) fn new(o: &'o Options, field: &dyn Plant) -> Option<Self> {
         let n = o.events.len();
+        let (nq, dim, _) = field.dims();
         (n > 0).then(|| Self {
             events: &o.events,
             max_events: o.max_events,
@@ -57,9 +60,10 @@ impl<'o> Events<'o> {
             rising: vec![false; n],
             at_zero: vec![false; n],
             scale: vec![0.0; n],
-            q: vec![0.0; M::NQ],
-            qd: vec![0.0; M::NQ],
-            probe: vec![0.0; M::DIM],
+            q: vec![0.0; nq],
+            qd: vec![0.0; nq],
+            probe: vec![0.0; dim],
+            after: vec![0.0; dim],
             fired: 0,
             last: None,
             close_in_a_row: 0,
@@ -67,16 +71,16 @@ impl<'o> Events<'o> {
     }
 
     /// The guards at `(t, x)` into `out`.
-    fn eval<M: Model>(
+    fn eval(
         events: &[UserEvent],
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         qd: &mut [f64],
         t: f64,
         x: &[f64],
         out: &mut [f64],
     ) -> Result<(), Error> {
-        let (q, z) = x.split_at(M::NQ);
-        field.model.qdot(t, q, z, qd)?;
+        let (q, z) = x.split_at(field.dims().0);
+        field.qdot(t, q, z, qd)?;
         for (e, g) in events.iter().zip(out.iter_mut()) {
             *g = (e.guard)(t, q, qd);
         }
@@ -85,9 +89,9 @@ impl<'o> Events<'o> {
 
     /// Start (or start again after a reset) at `(t, x)`, where the field is `dx`: a guard is
     /// armed where positive, rising where not but increasing along the motion.
-    pub(super) fn arm<M: Model>(
+    pub(super) fn arm(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         t: f64,
         x: &[f64],
         dx: &[f64],
@@ -118,9 +122,9 @@ impl<'o> Events<'o> {
     /// After an accepted step from `t_old` to the stepper's time: the earliest event that
     /// fired in `(t_old, t_limit]` (`t_limit`: the step's end, or where a root function
     /// stopped it), and which; `None` arms the guards that became positive.
-    pub(super) fn check<M: Model>(
+    pub(super) fn check(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         stepper: &mut impl Stepper,
         t_old: f64,
         t_limit: f64,
@@ -182,9 +186,9 @@ impl<'o> Events<'o> {
     }
 
     /// Where guard `i` (positive at `ta`, not at `tb`) reaches zero, on the dense output.
-    fn locate<M: Model>(
+    fn locate(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         stepper: &mut impl Stepper,
         i: usize,
         a: (f64, f64),
@@ -195,24 +199,24 @@ impl<'o> Events<'o> {
     }
 
     /// Guard `i` on the dense output at `t`.
-    fn probe_at<M: Model>(
+    fn probe_at(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         stepper: &mut impl Stepper,
         i: usize,
         t: f64,
     ) -> Result<f64, Error> {
         stepper.interpolate(t, &mut self.probe)?;
-        let (q, z) = self.probe.split_at(M::NQ);
-        field.model.qdot(t, q, z, &mut self.qd)?;
+        let (q, z) = self.probe.split_at(field.dims().0);
+        field.qdot(t, q, z, &mut self.qd)?;
         Ok((self.events[i].guard)(t, q, &self.qd))
     }
 
     /// The highest point of guard `i` on `[ta, tb]` if it is positive: golden-section
     /// search (the rise and fall of one step are one hump).
-    fn top<M: Model>(
+    fn top(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         stepper: &mut impl Stepper,
         i: usize,
         ta: f64,
@@ -247,9 +251,9 @@ impl<'o> Events<'o> {
 
     /// Fire event `i` at `(t, x)`: count it (refusing a pile), apply its reset in
     /// `(q, dot(q))` and write the state after it into `x` (then [`Events::arm`] there).
-    pub(super) fn fire<M: Model>(
+    pub(super) fn fire(
         &mut self,
-        field: &Field<'_, M>,
+        field: &dyn Plant,
         i: usize,
         t: f64,
         x: &mut [f64],
@@ -268,8 +272,8 @@ impl<'o> Events<'o> {
         }
         self.fired += 1;
         self.last = Some(t);
-        let (q, z) = x.split_at(M::NQ);
-        field.model.qdot(t, q, z, &mut self.qd)?;
+        let (q, z) = x.split_at(field.dims().0);
+        field.qdot(t, q, z, &mut self.qd)?;
         self.q.copy_from_slice(q);
         (self.events[i].reset)(t, &mut self.q, &mut self.qd);
         if self.q.iter().chain(&self.qd).any(|v| !v.is_finite()) {
@@ -279,8 +283,8 @@ impl<'o> Events<'o> {
                 state: x.to_vec(),
             });
         }
-        let after = field.model.state_from_qdot(t, &self.q, &self.qd)?;
-        x.copy_from_slice(after.as_ref());
+        field.state_from_qdot(t, &self.q, &self.qd, &mut self.after)?;
+        x.copy_from_slice(&self.after);
         Ok(self.events[i].name)
     }
 }

@@ -6,7 +6,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use crate::{Controller, Error, Model};
+use crate::model::check_state;
+use crate::{ContactEvent, Controller, Error, Model};
 
 /// What the integrators need of the right-hand side.
 pub(super) trait VectorField {
@@ -15,6 +16,89 @@ pub(super) trait VectorField {
     /// The error parked by a closure that could not return it (diffsol's), taken out.
     fn take_failure(&self) -> Option<Error> {
         None
+    }
+}
+
+/// Everything the sampling loop, the steppers, the root functions and the events ask of
+/// a run's [`Field`], as a trait object: they are compiled once, in this crate, instead of
+/// once per model in every crate that simulates one (they were three fifths of the code of
+/// a test binary that runs a hundred models). [`Field`] is the one implementation.
+pub(super) trait Plant: VectorField {
+    /// `(NQ, DIM, NU)` of the model.
+    fn dims(&self) -> (usize, usize, usize);
+    fn mode(&self) -> Mode;
+    /// [`Field::jvp`].
+    fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error>;
+    /// [`Field::sample`].
+    fn sample(&self, t: f64, x: &[f64], dx: &mut [f64], u: &mut [f64]) -> Result<(), Error>;
+    /// [`Field::sample_and_hold`].
+    fn sample_and_hold(&self, t: f64, x: &[f64]) -> Result<bool, Error>;
+    /// [`Field::park`].
+    fn park(&self, e: Error);
+    /// [`Field::failed`].
+    fn failed(&self) -> bool;
+    /// The model's [`Model::CONTACT_GUARDS`].
+    fn guard_table(&self) -> &'static [(&'static str, ContactEvent)];
+    /// [`Model::contact_guards`] at the inputs acting at `(t, x)`.
+    fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error>;
+    /// [`Model::qdot`].
+    fn qdot(&self, t: f64, q: &[f64], z: &[f64], out: &mut [f64]) -> Result<(), Error>;
+    /// [`Model::state_from_qdot`] into `out`.
+    fn state_from_qdot(
+        &self,
+        t: f64,
+        q: &[f64],
+        qdot: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error>;
+    /// The constraint check of a recorded state.
+    fn check_state(&self, t: f64, x: &[f64], tol: f64) -> Result<(), Error>;
+}
+
+impl<M: Model> Plant for Field<'_, M> {
+    fn dims(&self) -> (usize, usize, usize) {
+        (M::NQ, M::DIM, M::NU)
+    }
+    fn mode(&self) -> Mode {
+        self.mode
+    }
+    fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        Field::jvp(self, t, x, v, out)
+    }
+    fn sample(&self, t: f64, x: &[f64], dx: &mut [f64], u: &mut [f64]) -> Result<(), Error> {
+        Field::sample(self, t, x, dx, u)
+    }
+    fn sample_and_hold(&self, t: f64, x: &[f64]) -> Result<bool, Error> {
+        Field::sample_and_hold(self, t, x)
+    }
+    fn park(&self, e: Error) {
+        Field::park(self, e);
+    }
+    fn failed(&self) -> bool {
+        Field::failed(self)
+    }
+    fn guard_table(&self) -> &'static [(&'static str, ContactEvent)] {
+        M::CONTACT_GUARDS
+    }
+    fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        self.with_inputs(t, x, |u| self.model.contact_guards(t, x, u, out))
+    }
+    fn qdot(&self, t: f64, q: &[f64], z: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        self.model.qdot(t, q, z, out)
+    }
+    fn state_from_qdot(
+        &self,
+        t: f64,
+        q: &[f64],
+        qdot: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        let x = self.model.state_from_qdot(t, q, qdot)?;
+        out.copy_from_slice(x.as_ref());
+        Ok(())
+    }
+    fn check_state(&self, t: f64, x: &[f64], tol: f64) -> Result<(), Error> {
+        check_state(self.model, t, x, tol)
     }
 }
 
@@ -96,10 +180,6 @@ impl<'r, M: Model> Field<'r, M> {
             }),
             failure: RefCell::new(None),
         }
-    }
-
-    pub(super) fn mode(&self) -> Mode {
-        self.mode
     }
 
     /// Run the controller at `(t, x)` into `u` (zeroed first); its error, or

@@ -9,7 +9,8 @@
 //!
 //! The integrators see a [`Field`]: the model with its inputs `u`, which are zero
 //! (`simulate`), set by a controller at every evaluation (continuous feedback), or held
-//! between the instants of a sampled-data controller. In that last case the run is a chain of
+//! between the instants of a sampled-data controller. They see it as a `dyn Plant`, so that
+//! they are compiled once, here, not once per model in every crate that simulates one. In that last case the run is a chain of
 //! hold intervals: every integrator lands on each control instant, the controller runs
 //! there, and the same integrator restarts from the state it reached (its buffers and its
 //! step size kept), so that no step crosses an instant.
@@ -36,7 +37,7 @@ use diffsol_stepper::{run_diffsol, DiffsolMethod};
 use dop853::Dop853;
 // `Stepper` and `Stop` also for the steppers, which name them through this module.
 use drive::{Drive, Instants, Stepper, Stop};
-use field::{Field, Mode, VectorField};
+use field::{Field, Mode, Plant, VectorField};
 use options::Sampling;
 pub use options::{Method, Options};
 use roots::Roots;
@@ -247,7 +248,8 @@ fn hybrid_start<M: Model>(
     model.state_from_qdot(t0, q0, qdot0).map_err(fail)
 }
 
-/// [`simulate`] and [`simulate_controlled`]: one code path, monomorphized per model only.
+/// [`simulate`] and [`simulate_controlled`]: one code path; what is generic over the model
+/// is only this validation and the [`Field`] (the integrators see it as a `dyn Plant`).
 #[allow(clippy::result_large_err)]
 fn simulate_with<'a, M: Model>(
     model: &'a M,
@@ -421,15 +423,34 @@ fn run<'a, M: Model>(
     let period = o.control_period.filter(|_| controller.is_some());
     let instants = period.map(|dt| Instants::new(t0, dt, t_end));
     let field = Field::new(model, controller, period.is_some());
+    run_plant(
+        &field, state0, t0, t_end, o, samples, traj, monitor, instants,
+    )
+}
+
+/// The rest of [`run`] on the field as a trait object: the sampling loop, the steppers and
+/// diffsol's problem are compiled here once, not once per model.
+#[allow(clippy::too_many_arguments)]
+fn run_plant(
+    field: &dyn Plant,
+    state0: &[f64],
+    t0: f64,
+    t_end: f64,
+    o: &Options,
+    samples: Option<&[f64]>,
+    traj: &mut Trajectory,
+    monitor: Option<f64>,
+    instants: Option<Instants>,
+) -> Result<(), Error> {
     if field.mode() == Mode::Held {
         // The inputs of the first hold interval, before anything is evaluated with them.
         field.sample_and_hold(t0, state0)?;
     }
     let (stop, _) = instants.map_or((t_end, false), |i| i.stop(0));
-    let roots = Roots::new(o, &field);
+    let roots = Roots::new(o, field);
     let roots = roots.active().then_some(&roots);
     let drive = Drive {
-        field: &field,
+        field,
         state0,
         t0,
         t_end,
@@ -441,7 +462,7 @@ fn run<'a, M: Model>(
         roots,
     };
     match o.method {
-        Method::Dop853 => drive.run(Dop853::new(&field, t0, state0, stop, o, roots)?),
+        Method::Dop853 => drive.run(Dop853::new(field, t0, state0, stop, o, roots)?),
         Method::Tsit45 => run_diffsol(drive, DiffsolMethod::Tsit45, stop),
         Method::Bdf => run_diffsol(drive, DiffsolMethod::Bdf, stop),
         Method::Esdirk34 => run_diffsol(drive, DiffsolMethod::Esdirk34, stop),

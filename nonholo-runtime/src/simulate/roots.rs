@@ -1,40 +1,29 @@
 //! What may end a run inside a step, as one vector of root functions: entry 0 the
 //! stopping condition of [`Options::stop_when`] (1 without one), then the contact guards
-//! of [`Model::contact_guards`] at the inputs acting there (when
+//! of [`Model::contact_guards`](crate::Model::contact_guards) at the inputs acting there (when
 //! [`Options::contact_checks`] is on). Both integrators locate the earliest sign change.
 
-use super::field::Field;
+use super::field::Plant;
 use super::options::{Event, Options};
-use crate::{Error, Model};
-
-/// The contact guards of a field (its model at the inputs acting at `(t, x)`).
-pub(super) trait Guards {
-    fn guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error>;
-}
-
-impl<M: Model> Guards for Field<'_, M> {
-    fn guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {
-        self.with_inputs(t, x, |u| self.model.contact_guards(t, x, u, out))
-    }
-}
+use crate::Error;
 
 /// The root functions of a run.
 pub(super) struct Roots<'r> {
     event: Option<&'r Event>,
-    guards: Option<&'r dyn Guards>,
+    guards: Option<&'r dyn Plant>,
     n_guards: usize,
 }
 
 impl<'r> Roots<'r> {
-    pub(super) fn new<M: Model>(o: &'r Options, field: &'r Field<'_, M>) -> Self {
+    pub(super) fn new(o: &'r Options, field: &'r dyn Plant) -> Self {
         let n_guards = if o.contact_checks {
-            M::CONTACT_GUARDS.len()
+            field.guard_table().len()
         } else {
             0
         };
         Self {
             event: o.event.as_ref(),
-            guards: (n_guards > 0).then_some(field as &dyn Guards),
+            guards: (n_guards > 0).then_some(field),
             n_guards,
         }
     }
@@ -53,15 +42,16 @@ impl<'r> Roots<'r> {
     pub(super) fn eval(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {
         out[0] = self.event.map_or(1.0, |e| (e.0)(t, x));
         if let Some(g) = self.guards {
-            g.guards(t, x, &mut out[1..])?;
+            g.contact_guards(t, x, &mut out[1..])?;
         }
         Ok(())
     }
 }
 
-/// The error for guard `index` (of [`Model::CONTACT_GUARDS`]) reached at `(t, x)`.
-pub(super) fn contact_lost<M: Model>(index: usize, t: f64, x: &[f64]) -> Error {
-    let (contact, event) = M::CONTACT_GUARDS[index];
+/// The error for guard `index` (of the model's [`Model::CONTACT_GUARDS`](crate::Model::CONTACT_GUARDS))
+/// reached at `(t, x)`.
+pub(super) fn contact_lost(field: &dyn Plant, index: usize, t: f64, x: &[f64]) -> Error {
+    let (contact, event) = field.guard_table()[index];
     Error::ContactLost {
         contact,
         event,
