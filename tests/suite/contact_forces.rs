@@ -360,6 +360,31 @@ fn hard_acceleration_makes_a_drive_wheel_slip() {
     assert!((l[i].utilization - 1.0).abs() < 1e-8);
 }
 
+/// A run from `x0` with the inputs `u` held, DOP853 at 1e-12 sampled every 0.1 s, and its
+/// contact loads at the samples.
+pub(super) fn run_with_loads<M: Contacts>(
+    m: &M,
+    x0: &[f64],
+    u: &[f64],
+    t1: f64,
+) -> (Trajectory, Vec<Vec<ContactLoad>>) {
+    let u = u.to_vec();
+    let mut hold = move |_t: f64, _x: &[f64], v: &mut [f64]| v.copy_from_slice(&u);
+    let o = Options::default()
+        .method(Method::Dop853)
+        .rtol(1e-12)
+        .atol(1e-12)
+        .sample_every(0.1);
+    let tr = simulate_controlled(m, &mut hold, x0, 0.0..t1, &o).expect("a run within the limits");
+    let series = tr.contact_loads(m).unwrap();
+    (tr, series)
+}
+
+/// The states `h` ahead of and behind `s` along its derivative `ds`.
+pub(super) fn along(s: &[f64], ds: &[f64], h: f64) -> [Vec<f64>; 2] {
+    [1.0, -1.0].map(|sign| s.iter().zip(ds).map(|(x, d)| x + sign * h * d).collect())
+}
+
 /// Along a run, the contact forces plus gravity equal the rate of the bodies' momentum,
 /// `sum_c F_c + sum_b m_b g = sum_b m_b a_b`, with `a_b` a central difference of the bodies'
 /// centre velocities (`Geometry::point_velocities`, which knows nothing of the dynamics)
@@ -373,15 +398,7 @@ fn momentum_balance_holds<M: Contacts + Geometry>(
     g: [f64; 3],
     t1: f64,
 ) {
-    let u = u.to_vec();
-    let mut hold = move |_t: f64, _x: &[f64], v: &mut [f64]| v.copy_from_slice(&u);
-    let o = Options::default()
-        .method(Method::Dop853)
-        .rtol(1e-12)
-        .atol(1e-12)
-        .sample_every(0.1);
-    let tr = simulate_controlled(m, &mut hold, x0, 0.0..t1, &o).expect("a run within the limits");
-    let series = tr.contact_loads(m).unwrap();
+    let (tr, series) = run_with_loads(m, x0, u, t1);
     let index: Vec<usize> = masses
         .iter()
         .map(|(p, _)| M::point_index(p).unwrap())
@@ -408,8 +425,7 @@ fn momentum_balance_holds<M: Contacts + Geometry>(
             tr.state(i).unwrap(),
             tr.derivative(i).unwrap(),
         );
-        let ahead: Vec<f64> = s.iter().zip(ds).map(|(x, d)| x + eps * d).collect();
-        let behind: Vec<f64> = s.iter().zip(ds).map(|(x, d)| x - eps * d).collect();
+        let [ahead, behind] = along(s, ds, eps);
         let (pp, pm) = (momentum(t + eps, &ahead), momentum(t - eps, &behind));
         for k in 0..3 {
             let rate = (pp[k] - pm[k]) / (2.0 * eps);

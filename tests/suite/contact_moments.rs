@@ -4,8 +4,9 @@
 //! from `Geometry` alone (positions, velocities, frame orientations) and the bodies'
 //! inertias, by central differences: nothing of the derivation behind `contact_loads`.
 
+use super::contact_forces::{along, run_with_loads};
 use nonholo::prelude::*;
-use nonholo::{Geometry, Method};
+use nonholo::Geometry;
 
 /// A body: its centre, mass, frame, the frame its inertia is written in and the inertia's
 /// diagonal there.
@@ -93,15 +94,7 @@ fn moment_balance_holds<M: Contacts + Geometry>(
     g: [f64; 3],
     t1: f64,
 ) -> f64 {
-    let held = u.to_vec();
-    let mut hold = move |_t: f64, _x: &[f64], v: &mut [f64]| v.copy_from_slice(&held);
-    let o = Options::default()
-        .method(Method::Dop853)
-        .rtol(1e-12)
-        .atol(1e-12)
-        .sample_every(0.1);
-    let tr = simulate_controlled(m, &mut hold, x0, 0.0..t1, &o).expect("a run within the limits");
-    let series = tr.contact_loads(m).unwrap();
+    let (tr, series) = run_with_loads(m, x0, u, t1);
     let weight: f64 = bodies.iter().map(|b| b.mass).sum::<f64>() * g[2].abs();
     // the outer difference's error goes as eta^2 (measured: 3.7e-8 at 1e-4 near the
     // manipulator's slip, 2.7e-9 here), the inner one's rounding as 1 / (eps eta)
@@ -113,8 +106,7 @@ fn moment_balance_holds<M: Contacts + Geometry>(
             tr.state(i).unwrap(),
             tr.derivative(i).unwrap(),
         );
-        let ahead: Vec<f64> = s.iter().zip(ds).map(|(x, d)| x + eta * d).collect();
-        let behind: Vec<f64> = s.iter().zip(ds).map(|(x, d)| x - eta * d).collect();
+        let [ahead, behind] = along(s, ds, eta);
         let (la, lb) = (
             angular_momentum(m, bodies, t + eta, &ahead, u),
             angular_momentum(m, bodies, t - eta, &behind, u),
