@@ -7,7 +7,7 @@ use nonholo::{ContactEvent, ContactLoad, Geometry, Method};
 use nonholo_test_models::contact_forces::*;
 
 /// The bicycle upright (pitch solved) at forward speed `v` with the lean rate `roll_rate`.
-fn upright(bike: &WhippleBicycle, v: f64, roll_rate: f64) -> [f64; WhippleBicycle::DIM] {
+pub(super) fn upright(bike: &WhippleBicycle, v: f64, roll_rate: f64) -> [f64; WhippleBicycle::DIM] {
     let mut state = WhippleBicycle::ZERO_STATE;
     bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
         .unwrap();

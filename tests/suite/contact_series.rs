@@ -8,6 +8,8 @@ use nonholo::viz::Animation;
 use nonholo::ContactLoad;
 use nonholo_test_models::contact_forces::DiskOnSlope;
 
+use super::contact_forces::upright;
+
 /// The bicycle's upright loads (`contact_forces`): rear, front.
 const REAR_N: f64 = 612.8364705882353;
 const FRONT_N: f64 = 309.3035294117647;
@@ -48,21 +50,11 @@ fn direct_reactions<M: Contacts>(m: &M, t: f64, state: &[f64], u: &[f64]) -> Vec
     out
 }
 
-/// The bicycle at `v` m/s, leaning at 0.3 rad/s, its pitch solved.
-fn bicycle_state(bike: &WhippleBicycle, v: f64, roll_rate: f64) -> [f64; WhippleBicycle::DIM] {
-    let mut state = WhippleBicycle::ZERO_STATE;
-    bike.solve_configuration(0.0, &mut state[..WhippleBicycle::NQ])
-        .unwrap();
-    state[WhippleBicycle::NQ] = roll_rate;
-    state[WhippleBicycle::NQ + 1] = -v / bike.r_r;
-    state
-}
-
 /// A second of riding at 5 m/s under a steering law (sampled every 10 ms) and a constant
 /// pedalling torque.
 fn bicycle_ride() -> (WhippleBicycle, Trajectory) {
     let bike = WhippleBicycle::default();
-    let state = bicycle_state(&bike, 5.0, 0.3);
+    let state = upright(&bike, 5.0, 0.3);
     let mut rider = |_t: f64, x: &[f64], u: &mut [f64]| {
         let (roll, roll_rate) = (x[3], x[WhippleBicycle::NQ]);
         u.copy_from_slice(&[0.0, 8.0 * roll + 2.0 * roll_rate, 6.0]);
@@ -124,7 +116,7 @@ fn series_equal_direct_calls_with_the_recorded_inputs() {
 #[test]
 fn the_bicycle_at_rest_carries_its_weight_at_every_sample() {
     let bike = WhippleBicycle::default();
-    let state = bicycle_state(&bike, 0.0, 0.0);
+    let state = upright(&bike, 0.0, 0.0);
     let mut dstate = [0.0; WhippleBicycle::DIM];
     bike.rhs(0.0, &state, &mut dstate).unwrap();
     // recorded with inputs (u = 0 pushed) and without any (evaluated at u = 0)
