@@ -209,6 +209,21 @@ pub struct ContactTerms {
     /// Whether the multipliers come from `C` and the reactions (`lambda = (C C^T)^-1 C R`),
     /// not from the formulation itself.
     pub lambda_from_rows: bool,
+    /// The released model on `[q, dot(q)]` that a sliding contact needs (a model with
+    /// `friction` on a contact whose normal force is available).
+    pub released: Option<ReleasedTerms>,
+}
+
+/// `A qdd = L + C^T lambda` with every row, `C qdd = -drift` (Benenti eqs. 8.1, 8.8): the
+/// run switches rows on and off (`design/contact_forces.md`, 6.4). `C` is
+/// [`ContactTerms::jacobian`]; the rows themselves are the model's constraints.
+pub struct ReleasedTerms {
+    /// `A` row-major (`NQ x NQ`).
+    pub mass_matrix_a: Vec<Id>,
+    /// `L = F - h`.
+    pub lagrange_l: Vec<Id>,
+    /// `qd . dC/dq + dC/dt`.
+    pub drift: Vec<Id>,
 }
 
 /// One `rolls`.

@@ -184,6 +184,18 @@ pub enum Error {
         /// The state there.
         state: Vec<f64>,
     },
+    /// Neither rolling nor sliding is consistent at a sliding contact: the dynamics with
+    /// Coulomb friction there has no solution (Painlevé's paradox: the friction's coupling of
+    /// the normal force to the motion makes it attractive).
+    #[error("contact `{contact}`: neither rolling nor sliding is consistent at t = {t} (Painlevé's paradox; state {state:?})")]
+    Painleve {
+        /// The contact, `"W on G"`.
+        contact: &'static str,
+        /// Time.
+        t: f64,
+        /// `[q, dot(q)]` there.
+        state: Vec<f64>,
+    },
     /// Events ([`Options::event`](crate::Options::event)) piled up: more than
     /// [`Options::max_events`](crate::Options::max_events) in the run, or a run of them too
     /// close together for the time to tell apart (a Zeno sequence, like a ball bouncing

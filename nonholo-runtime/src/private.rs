@@ -9,7 +9,9 @@ mod contact_rows;
 pub mod doc_models;
 pub use contact_rows::{contact_loads, row_multipliers, ContactRows, PER_CONTACT};
 mod dual;
+mod released;
 pub use dual::Dual;
+pub use released::{Released, ReleasedSpec};
 mod geometry;
 pub use geometry::{add_rotated, identity3, inertia_ellipsoid, palette, rotate3, to_shapes};
 

@@ -32,6 +32,7 @@ mod papers;
 mod rhs_errors;
 mod robot;
 mod scalars;
+mod sliding;
 mod spatial;
 mod speed_choices;
 mod stiff;

@@ -13,6 +13,7 @@ mod first_method;
 mod geometry;
 mod ldlt;
 mod program;
+mod released;
 mod second_method;
 mod structs;
 
@@ -92,6 +93,8 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     hooks.generic_inherent.extend(generic);
     hooks.contacts = methods;
     hooks.model_items = guards;
+    let (released_hook, released) = released::items(m, low);
+    hooks.model_items.extend(released_hook);
     let body = model_impl(
         m,
         low.syms.q.len(),
@@ -101,7 +104,7 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         &hooks,
     );
     let geometry = geometry::items(m, low, &base, &plets, &plets_generic);
-    quote! { #header #body #geometry }
+    quote! { #header #body #geometry #released }
 }
 
 /// Which state components (`state`: the symbols of `[q, z]` in order) and which inputs the

@@ -72,7 +72,34 @@ pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
         low.contacts.jacobian = c.e;
         low.contacts.lambda_from_rows = true;
     }
+    released(low, &lt);
     Some(eq)
+}
+
+/// The released model a sliding contact needs: for a model with `friction` on a contact
+/// whose normal force is available (from its height row, or from the balance).
+fn released(low: &mut Lowered, lt: &LagrangeTerms) {
+    let ct = &low.contacts;
+    let friction = ct.contacts.iter().any(|c| c.friction.is_some());
+    let normals = ct.balanced || ct.contacts.iter().all(|c| c.height);
+    if !friction || !normals {
+        return;
+    }
+    let g = &mut low.graph;
+    let s = &low.syms;
+    if low.contacts.jacobian.is_empty() {
+        let c = Mat::jac(g, &Mat::col(&low.constraints), &s.qd);
+        low.contacts.jacobian = c.e;
+    }
+    let lagrange_l = (0..s.q.len())
+        .map(|i| g.sub(low.forces[i], lt.h[i]))
+        .collect();
+    let drift = multipliers::drift(g, &low.constraints, &s.q, &s.qd, s.t);
+    low.contacts.released = Some(crate::model::ReleasedTerms {
+        mass_matrix_a: lt.mass_matrix_a.iter().flatten().copied().collect(),
+        lagrange_l,
+        drift,
+    });
 }
 
 /// What every formulation produces.

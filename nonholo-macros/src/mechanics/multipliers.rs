@@ -40,20 +40,7 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, _cx: &Ctxt) -> Option<Equat
     let coords = &low.names.coords;
     let lagrange_l: Vec<Id> = (0..n).map(|i| g.sub(low.forces[i], lt.h[i])).collect();
     let constraint_jacobian = Mat::jac(g, &Mat::col(&low.constraints), &s.qd);
-    let drift: Vec<Id> = low
-        .constraints
-        .iter()
-        .map(|c| {
-            let mut parts = Vec::with_capacity(n + 1);
-            for j in 0..n {
-                let d = g.diff(*c, s.q[j]);
-                let qd = g.sym(s.qd[j]);
-                parts.push(g.mul(d, qd));
-            }
-            parts.push(g.diff(*c, s.t));
-            g.add_all(&parts)
-        })
-        .collect();
+    let drift = drift(g, &low.constraints, &s.q, &s.qd, s.t);
     let mass_matrix_a = Mat::from_rows(&lt.mass_matrix_a, n);
 
     let mut text = Text::new(format!(
@@ -91,4 +78,28 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, _cx: &Ctxt) -> Option<Equat
             drift,
         })),
     })
+}
+
+/// `qd^j d_j C^a + d_t C^a` of every constraint `C^a(q, dot(q), t)`: with `C_qd qdd` the rest
+/// of `d C^a / dt` (Benenti eq. 8.8).
+pub fn drift(
+    g: &mut crate::sym::Graph,
+    constraints: &[Id],
+    q: &[u32],
+    qd: &[u32],
+    t: u32,
+) -> Vec<Id> {
+    constraints
+        .iter()
+        .map(|c| {
+            let mut parts = Vec::with_capacity(q.len() + 1);
+            for (qj, qdj) in q.iter().zip(qd) {
+                let d = g.diff(*c, *qj);
+                let v = g.sym(*qdj);
+                parts.push(g.mul(d, v));
+            }
+            parts.push(g.diff(*c, t));
+            g.add_all(&parts)
+        })
+        .collect()
 }

@@ -521,6 +521,13 @@ pub trait Model {
             })
         }
     }
+
+    /// The released model on `[q, dot(q)]` that lets contacts slip (hybrid runs); emitted
+    /// for models with `friction`.
+    #[doc(hidden)]
+    fn __released(&self) -> Option<&dyn crate::__private::Released> {
+        None
+    }
 }
 
 /// What a contact guard watches ([`Model::CONTACT_GUARDS`]).
@@ -530,6 +537,9 @@ pub enum ContactEvent {
     LiftOff,
     /// The friction needed reaches `mu N`: the wheel would slip.
     Slip,
+    /// A sliding contact's slip velocity reaches zero and rolling needs no more than
+    /// `mu N`: the wheel grips again.
+    Stick,
 }
 
 impl core::fmt::Display for ContactEvent {
@@ -537,6 +547,7 @@ impl core::fmt::Display for ContactEvent {
         f.write_str(match self {
             ContactEvent::LiftOff => "lifts off (its normal force reaches 0)",
             ContactEvent::Slip => "slips (the friction it needs reaches mu N)",
+            ContactEvent::Stick => "grips again (its slip velocity reaches 0)",
         })
     }
 }

@@ -38,7 +38,7 @@ pub(super) trait Plant: VectorField {
     /// [`Field::failed`].
     fn failed(&self) -> bool;
     /// The model's [`Model::CONTACT_GUARDS`].
-    fn guard_table(&self) -> &'static [(&'static str, ContactEvent)];
+    fn guard_table(&self) -> &[(&'static str, ContactEvent)];
     /// [`Model::contact_guards`] at the inputs acting at `(t, x)`.
     fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error>;
     /// [`Model::qdot`].
@@ -77,7 +77,7 @@ impl<M: Model> Plant for Field<'_, M> {
     fn failed(&self) -> bool {
         Field::failed(self)
     }
-    fn guard_table(&self) -> &'static [(&'static str, ContactEvent)] {
+    fn guard_table(&self) -> &[(&'static str, ContactEvent)] {
         M::CONTACT_GUARDS
     }
     fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {

@@ -31,8 +31,10 @@ mod dop853;
 mod drive;
 mod events;
 mod field;
+mod hybrid;
 mod options;
 mod roots;
+mod sliding;
 use diffsol_stepper::{run_diffsol, DiffsolMethod};
 use dop853::Dop853;
 // `Stepper` and `Stop` also for the steppers, which name them through this module.
@@ -188,8 +190,65 @@ pub fn simulate_hybrid<M: Model>(
     t: Range<f64>,
     options: &Options,
 ) -> Result<Trajectory, SimulationError> {
+    if let Some(released) = model.__released().filter(|_| options.contact_checks) {
+        return simulate_slipping(model, released, q0, qdot0, t, options);
+    }
     let state0 = hybrid_start(model, q0, qdot0, t.start)?;
     simulate_with(model, None, state0.as_ref(), t, options)
+}
+
+/// [`simulate_hybrid`] of a model whose contacts may slip.
+#[allow(clippy::result_large_err)]
+fn simulate_slipping<M: Model>(
+    model: &M,
+    released: &dyn crate::__private::Released,
+    q0: &[f64],
+    qdot0: &[f64],
+    t: Range<f64>,
+    options: &Options,
+) -> Result<Trajectory, SimulationError> {
+    let spec = released.spec();
+    let mut traj = Trajectory::from_names_with_inputs(M::COORDINATES, spec.velocities, M::INPUTS);
+    traj.record_contacts(spec.names);
+    let run = |traj: &mut Trajectory| -> Result<(), Error> {
+        validate_layout::<M>()?;
+        for (what, found) in [("q0", q0.len()), ("qdot0", qdot0.len())] {
+            if found != M::NQ {
+                return Err(Error::Dimension {
+                    what,
+                    expected: M::NQ,
+                    found,
+                });
+            }
+        }
+        if q0.iter().chain(qdot0).any(|x| !x.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "initial state",
+                t: t.start,
+                state: crate::__private::concat(q0, qdot0),
+            });
+        }
+        let samples = sample_times(&t, options, false)?;
+        if let Some(s) = &samples {
+            traj.reserve(s.len());
+        }
+        hybrid::run_slipping(
+            model,
+            released,
+            (q0, qdot0),
+            &t,
+            options,
+            samples.as_deref(),
+            traj,
+        )
+    };
+    match run(&mut traj) {
+        Ok(()) => Ok(traj),
+        Err(error) => Err(SimulationError {
+            error,
+            partial: traj,
+        }),
+    }
 }
 
 /// [`simulate_hybrid`] with the inputs set by `controller`, as in [`simulate_controlled`]:
@@ -300,6 +359,23 @@ fn prepare<M: Model>(
             found: state0.len(),
         });
     }
+    let samples = sample_times(t, o, controlled)?;
+    let t0 = t.start;
+    if o.constraint_tol < f64::INFINITY {
+        check_state(model, t0, state0, o.constraint_tol)?;
+    } else if state0.iter().any(|x| !x.is_finite()) {
+        return Err(Error::NonFinite {
+            what: "initial state",
+            t: t0,
+            state: state0.to_vec(),
+        });
+    }
+    Ok(samples)
+}
+
+/// Validate the span and the options; the requested sample times (`None`: every step).
+fn sample_times(t: &Range<f64>, o: &Options, controlled: bool) -> Result<Option<Vec<f64>>, Error> {
+    let invalid = |msg: alloc::string::String| Err(Error::InvalidOptions(msg));
     let (t0, t1) = (t.start, t.end);
     let span_ok = t0.is_finite() && t1.is_finite() && t0 < t1;
     if !span_ok {
@@ -343,15 +419,6 @@ fn prepare<M: Model>(
         }
         Sampling::Every(dt) => Some(grid(t0, t1, *dt)?),
     };
-    if o.constraint_tol < f64::INFINITY {
-        check_state(model, t0, state0, o.constraint_tol)?;
-    } else if state0.iter().any(|x| !x.is_finite()) {
-        return Err(Error::NonFinite {
-            what: "initial state",
-            t: t0,
-            state: state0.to_vec(),
-        });
-    }
     Ok(samples)
 }
 

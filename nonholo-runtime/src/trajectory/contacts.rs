@@ -55,6 +55,11 @@ impl Trajectory {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn contact_loads<M: Contacts>(&self, model: &M) -> Result<Vec<Vec<ContactLoad>>, Error> {
+        if !self.contact_names.is_empty() && self.contact_names == M::CONTACTS {
+            // recorded by a run whose contacts may slip, in every mode
+            let k = self.contact_names.len();
+            return Ok(self.loads.chunks(k).map(<[ContactLoad]>::to_vec).collect());
+        }
         let zero_u = self.check_inputs::<M>()?;
         self.samples_with_inputs()
             .map(|(t, state, u)| {
@@ -105,6 +110,11 @@ impl Trajectory {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reactions<M: Contacts>(&self, model: &M) -> Result<Vec<Vec<f64>>, Error> {
+        if !self.contact_names.is_empty() {
+            return Err(Error::NotAvailable {
+                what: "the reactions of a run whose contacts slip (its samples are [q, dot(q)]; see contact_loads)",
+            });
+        }
         let zero_u = self.check_inputs::<M>()?;
         self.samples_with_inputs()
             .map(|(t, state, u)| {
@@ -128,5 +138,37 @@ impl Trajectory {
             });
         }
         Ok(vec![0.0; M::NU])
+    }
+}
+
+impl Trajectory {
+    /// Which contacts slide at sample `i`, one flag per name of
+    /// [`Contacts::CONTACTS`], for a run whose contacts may slip
+    /// ([`simulate_hybrid`](crate::simulate_hybrid) on a model with `friction`); `None` for
+    /// another trajectory or past the end.
+    ///
+    /// Such a run records `[q, dot(q)]` at every sample (names `dot(q_i)` after the
+    /// coordinates, in every mode), and the contact loads of the mode it was in
+    /// ([`Trajectory::contact_loads`] gives them back; a sliding contact's friction is
+    /// `-mu N` along its slip).
+    pub fn sliding(&self, i: usize) -> Option<&[bool]> {
+        let k = self.contact_names.len();
+        (k > 0 && i < self.len()).then(|| &self.sliding[i * k..(i + 1) * k])
+    }
+
+    /// The contacts a run whose contacts may slip recorded (empty otherwise).
+    pub fn contact_names(&self) -> &[&'static str] {
+        &self.contact_names
+    }
+
+    /// Start recording the loads and modes of the contacts `names`.
+    pub(crate) fn record_contacts(&mut self, names: &[&'static str]) {
+        self.contact_names = names.to_vec();
+    }
+
+    /// The loads and modes of the last sample pushed.
+    pub(crate) fn push_contacts(&mut self, loads: &[ContactLoad], sliding: &[bool]) {
+        self.loads.extend_from_slice(loads);
+        self.sliding.extend_from_slice(sliding);
     }
 }

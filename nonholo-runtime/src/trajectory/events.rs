@@ -29,7 +29,7 @@ pub struct Event {
 pub enum EventKind {
     /// An event of [`Options::event`](crate::Options::event), by its name.
     User(&'static str),
-    /// A rolling contact, `"W on G"`, changed: it lifted off or slipped.
+    /// A rolling contact, `"W on G"`, changed: it slipped, or gripped again.
     Contact {
         /// The contact.
         contact: &'static str,

@@ -56,6 +56,11 @@ pub struct Trajectory {
     event_time: Option<f64>,
     /// The events that continued the run, in order.
     events: Vec<Event>,
+    /// A run whose contacts may slip: the contacts' names, and per sample their loads and
+    /// whether each slides (`contact_names.len()` of each per sample).
+    contact_names: Vec<&'static str>,
+    loads: Vec<crate::ContactLoad>,
+    sliding: Vec<bool>,
 }
 
 impl Trajectory {
@@ -140,6 +145,9 @@ impl Trajectory {
             inputs: Vec::new(),
             event_time: None,
             events: Vec::new(),
+            contact_names: Vec::new(),
+            loads: Vec::new(),
+            sliding: Vec::new(),
         }
     }
 

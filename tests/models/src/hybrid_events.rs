@@ -11,3 +11,46 @@ nonholonomic! {
     kinetic_energy = 0.5 * m * dot(z).powi(2);
     potential_energy = m * g * z;
 }
+
+/// The upright disk of `tests/suite/sliding.rs` in one formulation.
+macro_rules! upright_disk {
+    ($(#[$doc:meta])* $name:ident, $($tail:tt)*) => {
+        nonholonomic! {
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct $name;
+            parameters { m = 2.0, r = 0.3, g = 9.81, mu = 0.2 }
+            coordinates { x, y, yaw, spin }
+            frame N;
+            point O;
+            frame L = N.rotate(z, yaw);
+            frame D = L.rotate(y, spin);
+            point P = O + N[x, y, 0.0];
+            point C = P + r * N.z;
+            body disk { frame: D, center: C, mass: m,
+                        inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls disk on ground { center: C, axis: L.y, radius: r, contact: P, friction: mu }
+            $($tail)*
+        }
+    };
+}
+
+upright_disk!(
+    /// A thin disk (`m r^2 / 2` about its axle) held upright on the ground, with the friction
+    /// coefficient `mu`: thrown sliding, it spins up until it rolls.
+    UprightDisk,
+    dependent { x, y }
+);
+upright_disk!(
+    /// [`UprightDisk`] through Voronec's equations.
+    UprightDiskVo,
+    dependent { x, y }
+    formulation = voronec;
+);
+upright_disk!(
+    /// [`UprightDisk`] through Lagrange multipliers.
+    UprightDiskMu,
+    formulation = multipliers;
+);

@@ -1,0 +1,455 @@
+//! Runs whose contacts slip and grip again ([`super::simulate_hybrid`] on a model with
+//! `friction`): phases with every contact rolling are integrated in the model's own state
+//! and formulation; phases with some contact sliding in the released model on
+//! `[q, dot(q)]` ([`Sliding`]). Each phase ends at a guard's root (a rolling contact's
+//! friction margin, a sliding contact's slip velocity along its direction, a normal force),
+//! and the next starts there with `q` and `dot(q)` continuous. The trajectory records
+//! `[q, dot(q)]`, the contact loads and which contacts slide at every sample.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use core::ops::Range;
+
+use super::field::{Mode, Plant, VectorField};
+use super::sliding::Sliding;
+use super::{run, run_plant, Options};
+use crate::__private::Released;
+use crate::{ContactEvent, Error, Event, EventKind, Model, Trajectory};
+
+/// The released model with the contacts `mask` sliding, as a vector field on `[q, dot(q)]`.
+struct SlidingPlant<'m> {
+    solver: RefCell<Sliding<'m>>,
+    nq: usize,
+    mask: Vec<bool>,
+    /// The direction each sliding contact starts in (while its slip velocity is still).
+    start: Vec<[f64; 3]>,
+    /// The direction along which each sliding contact's slip velocity is watched.
+    reference: Vec<[f64; 3]>,
+    t_start: f64,
+    table: Vec<(&'static str, ContactEvent)>,
+    /// Per guard: what it reads, of which contact.
+    reads: Vec<(ContactEvent, usize)>,
+    u: Vec<f64>,
+    probe: RefCell<(Vec<f64>, Vec<f64>)>,
+    failure: RefCell<Option<Error>>,
+}
+
+impl<'m> SlidingPlant<'m> {
+    fn new(model: &'m dyn Released, mask: &[bool], start: &[[f64; 3]], t_start: f64) -> Self {
+        let solver = Sliding::new(model);
+        let spec = solver.spec();
+        let mut table = Vec::new();
+        let mut reads = Vec::new();
+        for (c, name) in spec.names.iter().enumerate() {
+            table.push((*name, ContactEvent::LiftOff));
+            reads.push((ContactEvent::LiftOff, c));
+        }
+        for (c, name) in spec.names.iter().enumerate() {
+            let friction = spec.friction[c];
+            if mask[c] {
+                table.push((*name, ContactEvent::Stick));
+                reads.push((ContactEvent::Stick, c));
+            } else if friction {
+                table.push((*name, ContactEvent::Slip));
+                reads.push((ContactEvent::Slip, c));
+            }
+        }
+        let nq = spec.nq;
+        Self {
+            nq,
+            mask: mask.to_vec(),
+            start: start.to_vec(),
+            reference: start.to_vec(),
+            t_start,
+            table,
+            reads,
+            u: vec![0.0; spec.nu],
+            probe: RefCell::new((vec![0.0; 2 * nq], vec![0.0; 2 * nq])),
+            failure: RefCell::new(None),
+            solver: RefCell::new(solver),
+        }
+    }
+
+    fn solve(&self, t: f64, x: &[f64]) -> Result<core::cell::RefMut<'_, Sliding<'m>>, Error> {
+        let mut s = self.solver.borrow_mut();
+        let (q, qd) = x.split_at(self.nq);
+        s.solve(t, q, qd, &self.u, &self.mask, &self.start)?;
+        Ok(s)
+    }
+}
+
+impl VectorField for SlidingPlant<'_> {
+    fn eval(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Error> {
+        let s = self.solve(t, y)?;
+        let nq = self.nq;
+        dy[..nq].copy_from_slice(&y[nq..]);
+        dy[nq..].copy_from_slice(&s.qdd);
+        Ok(())
+    }
+    fn take_failure(&self) -> Option<Error> {
+        self.failure.borrow_mut().take()
+    }
+}
+
+impl Plant for SlidingPlant<'_> {
+    fn dims(&self) -> (usize, usize, usize) {
+        (self.nq, 2 * self.nq, self.u.len())
+    }
+    fn mode(&self) -> Mode {
+        Mode::Zero
+    }
+    /// A forward difference: the implicit methods' Newton iterations need no more.
+    fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        let mut probe = self.probe.borrow_mut();
+        let (xp, f0) = &mut *probe;
+        let vn = v.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+        if vn == 0.0 {
+            out.fill(0.0);
+            return Ok(());
+        }
+        let xn = x.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+        let h = 1e-8 * (1.0 + xn) / vn;
+        self.eval(t, x, f0)?;
+        for ((p, xi), vi) in xp.iter_mut().zip(x).zip(v) {
+            *p = xi + h * vi;
+        }
+        self.eval(t, xp, out)?;
+        for (o, f) in out.iter_mut().zip(f0.iter()) {
+            *o = (*o - f) / h;
+        }
+        Ok(())
+    }
+    fn sample(&self, t: f64, x: &[f64], dx: &mut [f64], u: &mut [f64]) -> Result<(), Error> {
+        u.fill(0.0);
+        self.eval(t, x, dx)
+    }
+    fn sample_and_hold(&self, _t: f64, _x: &[f64]) -> Result<bool, Error> {
+        Ok(false)
+    }
+    fn park(&self, e: Error) {
+        let mut failure = self.failure.borrow_mut();
+        if failure.is_none() {
+            *failure = Some(e);
+        }
+    }
+    fn failed(&self) -> bool {
+        self.failure.borrow().is_some()
+    }
+    fn guard_table(&self) -> &[(&'static str, ContactEvent)] {
+        &self.table
+    }
+    /// The normals, the friction margins of the rolling contacts, and each sliding contact's
+    /// slip velocity along its reference direction (positive at the phase's start, where it
+    /// is still zero: it slips away from there).
+    fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        let s = self.solve(t, x)?;
+        for (g, (what, c)) in out.iter_mut().zip(&self.reads) {
+            *g = match what {
+                ContactEvent::LiftOff => s.loads[*c].normal,
+                ContactEvent::Slip => s.loads[*c].friction_margin,
+                ContactEvent::Stick if t == self.t_start => 1.0,
+                ContactEvent::Stick => {
+                    let (v, r) = (s.slip[*c], self.reference[*c]);
+                    v[0] * r[0] + v[1] * r[1] + v[2] * r[2]
+                }
+            };
+        }
+        Ok(())
+    }
+    fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], out: &mut [f64]) -> Result<(), Error> {
+        out.copy_from_slice(z);
+        Ok(())
+    }
+    fn state_from_qdot(
+        &self,
+        _t: f64,
+        q: &[f64],
+        qdot: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        out[..self.nq].copy_from_slice(q);
+        out[self.nq..].copy_from_slice(qdot);
+        Ok(())
+    }
+    fn check_state(&self, t: f64, x: &[f64], _tol: f64) -> Result<(), Error> {
+        if x.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(Error::NonFinite {
+                what: "state",
+                t,
+                state: x.to_vec(),
+            })
+        }
+    }
+}
+
+/// How many contact switches at one time end the run (a contact that cannot decide).
+const SWITCHES_AT_ONCE: usize = 16;
+
+/// A run of `model` from `(q0, dot(q)0)` through slips and grips, into `out` (names
+/// `[q, dot(q)]`, contacts recorded).
+#[allow(clippy::too_many_lines)]
+pub(super) fn run_slipping<M: Model>(
+    model: &M,
+    released: &dyn Released,
+    (q0, qd0): (&[f64], &[f64]),
+    t: &Range<f64>,
+    o: &Options,
+    samples: Option<&[f64]>,
+    out: &mut Trajectory,
+) -> Result<(), Error> {
+    let spec = released.spec();
+    let (nq, k) = (spec.nq, spec.contacts.len());
+    let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
+    let mut solver = Sliding::new(released);
+    let u = vec![0.0; spec.nu];
+    let (mut tc, mut q, mut qd) = (t.start, q0.to_vec(), qd0.to_vec());
+    // a contact whose rows dot(q)0 breaks starts sliding, in the direction of its slip
+    let mut mask = vec![false; k];
+    let mut start = vec![[0.0; 3]; k];
+    solver.solve(tc, &q, &qd, &u, &mask, &start)?;
+    let scale = 1e-9 * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(v.abs())));
+    for c in 0..k {
+        let v = solver.slip[c];
+        let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if speed > scale {
+            mask[c] = true;
+            start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
+        }
+    }
+    if mask.iter().any(|m| *m) && mask.iter().any(|m| !m) {
+        let mut rolling_qd = qd.clone();
+        solver.project(tc, &q, &mut rolling_qd, &u, &mask)?;
+        qd = rolling_qd;
+    }
+    let mut first = true;
+    let mut switches = 0usize;
+    let mut at_once = 0usize;
+    let mut last_switch = f64::NAN;
+    loop {
+        let rest: Option<&[f64]> = samples.map(|s| {
+            let i = s.partition_point(|&ts| ts <= tc);
+            &s[i..]
+        });
+        if rest.is_some_and(<[f64]>::is_empty) && !first {
+            return Ok(());
+        }
+        let seg_samples = if first { samples } else { rest };
+        let span = tc..t.end.max(tc);
+        let (result, seg) = if mask.iter().all(|m| !m) {
+            let state = model.state_from_qdot(tc, &q, &qd)?;
+            let mut seg = Trajectory::new::<M>();
+            let r = run(model, None, state.as_ref(), &span, o, seg_samples, &mut seg);
+            (r, seg)
+        } else {
+            let plant = SlidingPlant::new(released, &mask, &start, tc);
+            let mut seg =
+                Trajectory::from_names_with_inputs(M::COORDINATES, spec.velocities, M::INPUTS);
+            let x0: Vec<f64> = q.iter().chain(&qd).copied().collect();
+            let t_stop = seg_samples.and_then(|s| s.last().copied()).unwrap_or(t_end);
+            let r = run_plant(
+                &plant,
+                &x0,
+                tc,
+                t_stop,
+                o,
+                seg_samples,
+                &mut seg,
+                None,
+                None,
+            );
+            (r, seg)
+        };
+        let rolling = mask.iter().all(|m| !m);
+        append(model, &mut solver, &seg, rolling, &mask, &start, first, out)?;
+        first = false;
+        let (contact, event, te, state) = match result {
+            Ok(()) => {
+                if let Some(te) = seg.event_time() {
+                    out.set_event_time(te);
+                }
+                return Ok(());
+            }
+            Err(Error::ContactLost {
+                contact,
+                event,
+                t,
+                state,
+            }) if event != ContactEvent::LiftOff => (contact, event, t, state),
+            Err(e) => return Err(e),
+        };
+        let c = spec
+            .names
+            .iter()
+            .position(|n| *n == contact)
+            .unwrap_or(usize::MAX);
+        if c == usize::MAX {
+            return Err(Error::NotAvailable {
+                what: "the contact of a guard",
+            });
+        }
+        // q and dot(q) at the switch
+        q.copy_from_slice(&state[..nq]);
+        if rolling {
+            model.qdot(te, &state[..nq], &state[nq..], &mut qd)?;
+        } else {
+            qd.copy_from_slice(&state[nq..]);
+        }
+        // piling switches
+        if te == last_switch {
+            at_once += 1;
+        } else {
+            at_once = 0;
+        }
+        last_switch = te;
+        switches += 1;
+        if switches > o.max_events || at_once >= SWITCHES_AT_ONCE {
+            return Err(Error::EventsPiled {
+                name: contact,
+                count: switches,
+                t: te,
+                state: state.clone(),
+            });
+        }
+        tc = te;
+        let recorded = match event {
+            ContactEvent::Slip => {
+                // it slides the way rolling pulled it: -F_t / |F_t|
+                solver.solve(te, &q, &qd, &u, &mask, &start)?;
+                start[c] = slip_start(&solver, c);
+                mask[c] = true;
+                solver.solve(te, &q, &qd, &u, &mask, &start)?;
+                if solver.loads[c].normal <= 0.0 {
+                    return Err(Error::Painleve {
+                        contact,
+                        t: te,
+                        state: crate::__private::concat(&q, &qd),
+                    });
+                }
+                Some(ContactEvent::Slip)
+            }
+            _ => {
+                let v = solver_slip(&mut solver, te, (&q, &qd), &u, (&mask, &start), c)?;
+                let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                let still = 1e-6 * (1.0 + qd.iter().fold(0.0f64, |a, x| a.max(x.abs())));
+                if speed > still {
+                    // the slip turned away from its reference direction: watch it along
+                    // the new one
+                    start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
+                    None
+                } else {
+                    let mut grip = mask.clone();
+                    grip[c] = false;
+                    let mut qd_grip = qd.clone();
+                    solver.project(te, &q, &mut qd_grip, &u, &grip)?;
+                    solver.solve(te, &q, &qd_grip, &u, &grip, &start)?;
+                    if solver.loads[c].friction_margin >= 0.0 {
+                        mask = grip;
+                        qd = qd_grip;
+                        Some(ContactEvent::Stick)
+                    } else {
+                        // rolling would need more than mu N: it slides on, the way rolling
+                        // pulls it
+                        start[c] = slip_start(&solver, c);
+                        None
+                    }
+                }
+            }
+        };
+        if let Some(event) = recorded {
+            solver.solve(te, &q, &qd, &u, &mask, &start)?;
+            let x: Vec<f64> = q.iter().chain(&qd).copied().collect();
+            let dx: Vec<f64> = qd.iter().chain(&solver.qdd).copied().collect();
+            out.push_event(
+                Event {
+                    t: te,
+                    kind: EventKind::Contact { contact, event },
+                },
+                &x,
+                &dx,
+                &u,
+            )?;
+            out.push_contacts(&solver.loads, &mask);
+        }
+    }
+}
+
+/// The slip velocity of contact `c` at `(t, q, dot(q))` in the mode `mask`.
+fn solver_slip(
+    s: &mut Sliding<'_>,
+    t: f64,
+    (q, qd): (&[f64], &[f64]),
+    u: &[f64],
+    (mask, start): (&[bool], &[[f64; 3]]),
+    c: usize,
+) -> Result<[f64; 3], Error> {
+    s.solve(t, q, qd, u, mask, start)?;
+    Ok(s.slip[c])
+}
+
+/// `-F_t / |F_t|` of contact `c` in the last solution: the direction it starts sliding in.
+fn slip_start(s: &Sliding<'_>, c: usize) -> [f64; 3] {
+    let l = &s.loads[c];
+    let up = s.up(c);
+    let f = l.force;
+    let n = f[0] * up[0] + f[1] * up[1] + f[2] * up[2];
+    let ft = [f[0] - n * up[0], f[1] - n * up[1], f[2] - n * up[2]];
+    let len = libm::sqrt(ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]);
+    if len > 0.0 {
+        [-ft[0] / len, -ft[1] / len, -ft[2] / len]
+    } else {
+        [0.0; 3]
+    }
+}
+
+/// The samples of one phase into `out` as `[q, dot(q)]` with the loads and the mode (the
+/// first one skipped where the switch put it already).
+#[allow(clippy::too_many_arguments)]
+fn append<M: Model>(
+    model: &M,
+    solver: &mut Sliding<'_>,
+    seg: &Trajectory,
+    rolling: bool,
+    mask: &[bool],
+    start: &[[f64; 3]],
+    first: bool,
+    out: &mut Trajectory,
+) -> Result<(), Error> {
+    let nq = M::NQ;
+    let mut x = vec![0.0; 2 * nq];
+    let mut dx = vec![0.0; 2 * nq];
+    let mut events = seg.events().iter().peekable();
+    let mut prev: Option<f64> = None;
+    for i in 0..seg.len() {
+        let t = seg.times()[i];
+        let at_event = prev == Some(t);
+        prev = Some(t);
+        if i == 0 && !first && out.times().last() == Some(&t) {
+            continue;
+        }
+        let state = seg.state(i).unwrap_or_default();
+        let u = seg.input(i).unwrap_or_default();
+        x[..nq].copy_from_slice(&state[..nq]);
+        if rolling {
+            model.qdot(t, &state[..nq], &state[nq..], &mut x[nq..])?;
+        } else {
+            x[nq..].copy_from_slice(&state[nq..]);
+        }
+        let (qs, qds) = x.split_at(nq);
+        solver.solve(t, qs, qds, u, mask, start)?;
+        dx[..nq].copy_from_slice(qds);
+        dx[nq..].copy_from_slice(&solver.qdd);
+        if at_event {
+            let event = events.next().copied().ok_or(Error::NotAvailable {
+                what: "the event of a recorded pair",
+            })?;
+            out.push_event(event, &x, &dx, u)?;
+        } else {
+            out.push_with_inputs(t, &x, &dx, u)?;
+        }
+        out.push_contacts(&solver.loads, mask);
+    }
+    Ok(())
+}

@@ -1,0 +1,773 @@
+//! The dynamics with some contacts sliding (`design/contact_forces.md`, 6.1–6.4): the
+//! released model on `[q, dot(q)]` with every row but the rolling rows of the sliding
+//! contacts, and Coulomb friction `-mu N s` at each sliding contact, `s` the direction of
+//! its slip velocity:
+//!
+//! ```text
+//! A qdd - C_a^T lambda + sum_s mu N_s J_s^T s_s = L,     C_a qdd = -drift_a
+//! ```
+//!
+//! `N_s` is the multiplier of the contact's height row (`N = -lambda_h`), or, for a contact
+//! the coordinates hold on the plane, an unknown of the Newton–Euler balance of the whole
+//! system, `d[P, L]/dt - [F, M]_applied = sum_c [f_c, (p_c - p_0) x f_c]`, in least squares
+//! (its normal equations are rows of the same linear system). All of it is one dense
+//! system, solved by LU with partial pivoting; a singular one is Painlevé's paradox.
+
+// components of 3-vectors by index read as the maths does
+#![allow(clippy::needless_range_loop)]
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::__private::{ContactRows, Released, ReleasedSpec, PER_CONTACT};
+use crate::{ContactLoad, Error};
+
+fn at(x: &[f64], i: usize) -> [f64; 3] {
+    [x[i], x[i + 1], x[i + 2]]
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn norm(a: [f64; 3]) -> f64 {
+    libm::sqrt(dot(a, a))
+}
+
+/// Below this speed (times `1 + |dot(q)|`) a slip velocity has no direction of its own:
+/// a sliding contact keeps the direction it started with.
+const STILL: f64 = 1e-9;
+
+/// The solver of the sliding dynamics for one model, with its scratch (allocated once).
+pub(super) struct Sliding<'m> {
+    model: &'m dyn Released,
+    spec: &'static ReleasedSpec,
+    /// Offsets into `terms`: L, C, drift, rows, applied, geometry.
+    off: [usize; 6],
+    /// Offset of each row's `e` in `terms` (contact rows only).
+    row_e: Vec<Option<usize>>,
+    /// The contact that lists each row.
+    row_contact: Vec<Option<usize>>,
+    terms: Vec<f64>,
+    /// Per contact, its tangential rows (its own, and the lateral row it shares).
+    tangent: Vec<([usize; 2], usize)>,
+    /// Per row: a tangential row of some contact; one of a rolling contact.
+    tangential: Vec<bool>,
+    rolling_owner: Vec<bool>,
+    /// Per row: its unknown (`usize::MAX` when switched off).
+    col: Vec<usize>,
+    /// Per contact: its unknown `N` when the balance is solved with the rest.
+    n_col: Vec<usize>,
+    anchored: Vec<usize>,
+    /// The system and its right-hand side, the pivots.
+    m: Vec<f64>,
+    b: Vec<f64>,
+    perm: Vec<usize>,
+    /// The balance: coefficients (`nb x n`), right-hand side.
+    bal: Vec<f64>,
+    w0: [f64; 6],
+    unit: Vec<f64>,
+    zeros: Vec<f64>,
+    /// Per contact: the generalized force of a unit force along its sliding direction.
+    g_fric: Vec<f64>,
+    /// Results: the accelerations, the loads, each contact's slip velocity and each
+    /// sliding contact's direction.
+    pub(super) qdd: Vec<f64>,
+    pub(super) lambda: Vec<f64>,
+    pub(super) loads: Vec<ContactLoad>,
+    pub(super) slip: Vec<[f64; 3]>,
+    pub(super) dir: Vec<[f64; 3]>,
+}
+
+impl<'m> Sliding<'m> {
+    pub(super) fn new(model: &'m dyn Released) -> Self {
+        let spec = model.spec();
+        let (nq, nc, k) = (spec.nq, spec.nc, spec.contacts.len());
+        let l = nq * nq;
+        let c = l + nq;
+        let drift = c + nc * nq;
+        let rows = drift + nc;
+        let applied = rows + nc;
+        let geometry = applied + spec.nb;
+        let mut row_e = vec![None; nc];
+        let mut row_contact = vec![None; nc];
+        let mut e_at = geometry + PER_CONTACT * k;
+        for (ci, cr) in spec.contacts.iter().enumerate() {
+            for &r in cr.rows {
+                row_e[r] = Some(e_at);
+                row_contact[r] = Some(ci);
+                e_at += 3;
+            }
+        }
+        let n_max = nq + nc + k;
+        Sliding {
+            model,
+            spec,
+            off: [l, c, drift, rows, applied, geometry],
+            row_e,
+            row_contact,
+            terms: vec![0.0; spec.len],
+            tangent: vec![([0, 0], 0); k],
+            tangential: vec![false; nc],
+            rolling_owner: vec![false; nc],
+            col: vec![usize::MAX; nc],
+            n_col: vec![usize::MAX; k],
+            anchored: Vec::with_capacity(k),
+            m: vec![0.0; n_max * n_max],
+            b: vec![0.0; n_max],
+            perm: vec![0; n_max],
+            bal: vec![0.0; 6 * n_max],
+            w0: [0.0; 6],
+            unit: vec![0.0; nq],
+            zeros: vec![0.0; nq],
+            g_fric: vec![0.0; k * nq],
+            qdd: vec![0.0; nq],
+            lambda: vec![0.0; nc],
+            loads: vec![ContactLoad::ZERO; k],
+            slip: vec![[0.0; 3]; k],
+            dir: vec![[0.0; 3]; k],
+        }
+    }
+
+    pub(super) fn spec(&self) -> &'static ReleasedSpec {
+        self.spec
+    }
+
+    /// Contact `c`'s `up` in the last solution.
+    pub(super) fn up(&self, c: usize) -> [f64; 3] {
+        self.geo(c, 3)
+    }
+
+    fn geo(&self, c: usize, i: usize) -> [f64; 3] {
+        at(&self.terms, self.off[5] + PER_CONTACT * c + i)
+    }
+
+    fn mu(&self, c: usize) -> f64 {
+        self.terms[self.off[5] + PER_CONTACT * c + 9]
+    }
+
+    fn e(&self, r: usize) -> [f64; 3] {
+        self.row_e[r].map_or([0.0; 3], |i| at(&self.terms, i))
+    }
+
+    /// The lateral row of contact `j` (its tangential row most nearly along its axle).
+    fn lateral_row(&self, j: usize) -> Option<usize> {
+        let cr: &ContactRows = &self.spec.contacts[j];
+        let axle = self.geo(j, 6);
+        let tangent = cr.rows.len() - usize::from(cr.height);
+        cr.rows[..tangent]
+            .iter()
+            .map(|&r| {
+                let e = self.e(r);
+                (libm::fabs(dot(e, axle)) / norm(e).max(f64::MIN_POSITIVE), r)
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, r)| r)
+    }
+
+    /// The solution `a` of `E^T E a = E^T v` for the tangential rows of contact `c`
+    /// (`E = [e_r]`), and `E a`, `v`'s part in the tangent plane; `None` when the rows'
+    /// directions are dependent.
+    fn in_rows(&self, c: usize, v: [f64; 3]) -> Option<([f64; 2], [f64; 3])> {
+        let (rows, n) = self.tangent[c];
+        let (e0, e1) = (self.e(rows[0]), self.e(rows[1]));
+        if n == 1 {
+            let d = dot(e0, e0);
+            let a = dot(e0, v) / d;
+            return (d > 0.0).then_some(([a, 0.0], [a * e0[0], a * e0[1], a * e0[2]]));
+        }
+        let (g00, g01, g11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
+        let det = g00 * g11 - g01 * g01;
+        if det <= 1e-14 * g00 * g11 {
+            return None;
+        }
+        let (b0, b1) = (dot(e0, v), dot(e1, v));
+        let a = [(g11 * b0 - g01 * b1) / det, (g00 * b1 - g01 * b0) / det];
+        let p = core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i]);
+        Some((a, p))
+    }
+
+    /// The slip velocity of contact `c`: the tangent vector whose components along its
+    /// rows' `e` are the rows' values.
+    fn slip_velocity(&self, c: usize) -> Option<[f64; 3]> {
+        let (rows, n) = self.tangent[c];
+        let rho = |r: usize| self.terms[self.off[3] + r];
+        let (e0, e1) = (self.e(rows[0]), self.e(rows[1]));
+        if n == 1 {
+            let d = dot(e0, e0);
+            let a = rho(rows[0]) / d;
+            return (d > 0.0).then_some([a * e0[0], a * e0[1], a * e0[2]]);
+        }
+        let (g00, g01, g11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
+        let det = g00 * g11 - g01 * g01;
+        if det <= 1e-14 * g00 * g11 {
+            return None;
+        }
+        let (b0, b1) = (rho(rows[0]), rho(rows[1]));
+        let a = [(g11 * b0 - g01 * b1) / det, (g00 * b1 - g01 * b0) / det];
+        Some(core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i]))
+    }
+
+    /// The dynamics at `(t, q, dot(q))` with the contacts `sliding` (each in the direction
+    /// of its slip velocity on the side of `start[c]`, or `start[c]` while that is still):
+    /// `qdd`, `lambda`, the loads and the slip velocities.
+    #[allow(clippy::too_many_lines)]
+    pub(super) fn solve(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        u: &[f64],
+        sliding: &[bool],
+        start: &[[f64; 3]],
+    ) -> Result<(), Error> {
+        let spec = self.spec;
+        let (nq, nc, k) = (spec.nq, spec.nc, spec.contacts.len());
+        let state = || crate::__private::concat(q, qd);
+        let ma = self.prepare(t, q, qd, u, sliding)?;
+        // slip velocities, the sliding directions and their generalized forces
+        let scale = STILL * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(libm::fabs(*v))));
+        for c in 0..k {
+            let v = self.slip_velocity(c).ok_or(Error::NotAvailable {
+                what: "the slip velocity (the contact's rows are dependent)",
+            })?;
+            self.slip[c] = v;
+            if !sliding[c] {
+                continue;
+            }
+            // past the grip (the slip velocity turned against its start) the direction is
+            // continued, not flipped: the field stays smooth across the root that ends the
+            // phase, which an implicit method's step may straddle
+            let speed = norm(v);
+            let s = if speed > scale {
+                let sign = if dot(v, start[c]) < 0.0 { -1.0 } else { 1.0 };
+                [
+                    sign * v[0] / speed,
+                    sign * v[1] / speed,
+                    sign * v[2] / speed,
+                ]
+            } else {
+                start[c]
+            };
+            self.dir[c] = s;
+            let (a, _) = self.in_rows(c, s).ok_or(Error::NotAvailable {
+                what: "the friction force (the contact's rows are dependent)",
+            })?;
+            let (rows, n) = self.tangent[c];
+            for i in 0..nq {
+                let mut g = 0.0;
+                for (ai, &r) in a.iter().zip(&rows[..n]) {
+                    g += ai * self.terms[self.off[1] + r * nq + i];
+                }
+                self.g_fric[c * nq + i] = g;
+            }
+        }
+        // anchored normals: unknowns when a sliding contact needs one
+        self.anchored.clear();
+        self.anchored
+            .extend((0..k).filter(|&c| !spec.contacts[c].height));
+        let with_balance = (0..k).any(|c| sliding[c] && !spec.contacts[c].height);
+        let ka = if with_balance { self.anchored.len() } else { 0 };
+        self.n_col.fill(usize::MAX);
+        if with_balance {
+            for (i, &c) in self.anchored.iter().enumerate() {
+                self.n_col[c] = nq + ma + i;
+            }
+        }
+        let n = nq + ma + ka;
+        let (mut m_all, mut b_all) = (core::mem::take(&mut self.m), core::mem::take(&mut self.b));
+        let (m, b) = (&mut m_all[..n * n], &mut b_all[..n]);
+        m.fill(0.0);
+        for i in 0..nq {
+            m[i * n..i * n + nq].copy_from_slice(&self.terms[i * nq..(i + 1) * nq]);
+            b[i] = self.terms[self.off[0] + i];
+        }
+        for r in 0..nc {
+            let a = self.col[r];
+            if a == usize::MAX {
+                continue;
+            }
+            for i in 0..nq {
+                let c = self.terms[self.off[1] + r * nq + i];
+                m[i * n + a] = -c;
+                m[a * n + i] = c;
+            }
+            b[a] = -self.terms[self.off[2] + r];
+        }
+        // friction: + mu N_s g_s, N_s = -lambda_h or the balance's unknown
+        for c in (0..k).filter(|&c| sliding[c]) {
+            let mu = self.mu(c);
+            let cr = &spec.contacts[c];
+            let (column, sign) = if cr.height {
+                (self.col[cr.rows[cr.rows.len() - 1]], -1.0)
+            } else {
+                (self.n_col[c], 1.0)
+            };
+            for i in 0..nq {
+                m[i * n + column] += sign * mu * self.g_fric[c * nq + i];
+            }
+        }
+        let balanced = if with_balance {
+            self.balance(t, q, qd, u, sliding, n)
+        } else {
+            Ok(())
+        };
+        if balanced.is_ok() && with_balance {
+            let nb = spec.nb;
+            for (i, &c) in self.anchored.iter().enumerate() {
+                let row = nq + ma + i;
+                let g = self.wrench_of(c, self.geo(c, 3));
+                for j in 0..n {
+                    m[row * n + j] = (0..nb).map(|e| g[e] * self.bal[e * n + j]).sum();
+                }
+                b[row] = (0..nb).map(|e| g[e] * self.w0[e]).sum();
+            }
+        }
+        let solved = lu_solve(m, b, &mut self.perm[..n], n);
+        (self.m, self.b) = (m_all, b_all);
+        balanced?;
+        if !solved {
+            let contact = (0..k).find(|&c| sliding[c]).map_or("", |c| spec.names[c]);
+            return Err(Error::Painleve {
+                contact,
+                t,
+                state: state(),
+            });
+        }
+        self.qdd.copy_from_slice(&self.b[..nq]);
+        for r in 0..nc {
+            self.lambda[r] = if self.col[r] == usize::MAX {
+                0.0
+            } else {
+                self.b[self.col[r]]
+            };
+        }
+        self.place(t, q, qd, u, sliding, with_balance, n)
+    }
+
+    /// The terms at `(t, q, dot(q))`, each contact's tangential rows, and the unknown of
+    /// each row that stays on with the contacts `sliding`; how many stay on.
+    fn prepare(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        u: &[f64],
+        sliding: &[bool],
+    ) -> Result<usize, Error> {
+        let spec = self.spec;
+        let (nq, nc) = (spec.nq, spec.nc);
+        self.model.terms(t, q, qd, u, &mut self.terms)?;
+        if !crate::__private::all_finite(&self.terms) {
+            return Err(Error::NonFinite {
+                what: "released model terms",
+                t,
+                state: crate::__private::concat(q, qd),
+            });
+        }
+        // the tangential rows, and which rows stay on
+        self.tangential.fill(false);
+        self.rolling_owner.fill(false);
+        for (c, cr) in spec.contacts.iter().enumerate() {
+            let own = cr.rows.len() - usize::from(cr.height);
+            let mut rows = [cr.rows[0], cr.rows[0]];
+            let mut n = own.min(2);
+            rows[..n].copy_from_slice(&cr.rows[..n]);
+            if let Some(r) = cr
+                .shares_lateral_with
+                .and_then(|j| self.lateral_row(j))
+                .filter(|_| n < 2)
+            {
+                rows[n] = r;
+                n += 1;
+            }
+            self.tangent[c] = (rows, n);
+            for &r in &rows[..n] {
+                self.tangential[r] = true;
+                if !sliding[c] {
+                    self.rolling_owner[r] = true;
+                }
+            }
+        }
+        let mut ma = 0;
+        for r in 0..nc {
+            self.col[r] = if !self.tangential[r] || self.rolling_owner[r] {
+                ma += 1;
+                nq + ma - 1
+            } else {
+                usize::MAX
+            };
+        }
+        Ok(ma)
+    }
+
+    /// `dot(q)` moved onto the rows that stay on with the contacts `sliding`, least in the
+    /// kinetic-energy metric: `A d = C^T m`, `C (dot(q) + d) + beta = 0`
+    /// (`design/contact_forces.md`, 6.3).
+    pub(super) fn project(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        qd: &mut [f64],
+        u: &[f64],
+        sliding: &[bool],
+    ) -> Result<(), Error> {
+        let ma = self.prepare(t, q, qd, u, sliding)?;
+        let (nq, nc) = (self.spec.nq, self.spec.nc);
+        let n = nq + ma;
+        let (m, b) = (&mut self.m[..n * n], &mut self.b[..n]);
+        m.fill(0.0);
+        b.fill(0.0);
+        for i in 0..nq {
+            m[i * n..i * n + nq].copy_from_slice(&self.terms[i * nq..(i + 1) * nq]);
+        }
+        for r in 0..nc {
+            let a = self.col[r];
+            if a == usize::MAX {
+                continue;
+            }
+            for i in 0..nq {
+                let c = self.terms[self.off[1] + r * nq + i];
+                m[i * n + a] = -c;
+                m[a * n + i] = c;
+            }
+            b[a] = -self.terms[self.off[3] + r];
+        }
+        if !lu_solve(m, b, &mut self.perm[..n], n) {
+            return Err(Error::NotAvailable {
+                what: "the rolling velocities (dependent rows)",
+            });
+        }
+        for (v, d) in qd.iter_mut().zip(&self.b[..nq]) {
+            *v += d;
+        }
+        Ok(())
+    }
+
+    /// `[f, (p_c - p_0) x f]` (or `f` alone) of a force `f` at contact `c`, `p_0` the first
+    /// anchored contact.
+    fn wrench_of(&self, c: usize, f: [f64; 3]) -> [f64; 6] {
+        let p0 = self.geo(self.anchored[0], 0);
+        let p = self.geo(c, 0);
+        let arm = [p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]];
+        let mo = cross(arm, f);
+        [f[0], f[1], f[2], mo[0], mo[1], mo[2]]
+    }
+
+    /// The rate of the momenta along `(1, dot(q), qdd)` less the applied wrench, moments
+    /// about the first anchored contact.
+    fn wrench_needed(
+        &self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        u: &[f64],
+    ) -> Result<[f64; 6], Error> {
+        let mut w = [0.0; 6];
+        self.model
+            .momenta_tangent([t, 1.0], [q, qd], [qd, qdd], u, &mut w)?;
+        let nb = self.spec.nb;
+        for (i, wi) in w.iter_mut().enumerate().take(nb) {
+            *wi -= self.terms[self.off[4] + i];
+        }
+        Ok(self.about_first(w))
+    }
+
+    fn about_first(&self, w: [f64; 6]) -> [f64; 6] {
+        if self.spec.nb < 6 {
+            return w;
+        }
+        let p0 = self.geo(self.anchored[0], 0);
+        let s = cross(p0, [w[0], w[1], w[2]]);
+        [w[0], w[1], w[2], w[3] - s[0], w[4] - s[1], w[5] - s[2]]
+    }
+
+    /// The balance `bal x = w0` in the unknowns `x = [qdd, lambda, N]`.
+    #[allow(clippy::too_many_arguments)]
+    fn balance(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        u: &[f64],
+        sliding: &[bool],
+        n: usize,
+    ) -> Result<(), Error> {
+        let spec = self.spec;
+        let (nq, nb) = (spec.nq, spec.nb);
+        let mut bal = core::mem::take(&mut self.bal);
+        bal[..nb * n].fill(0.0);
+        let zeros = core::mem::take(&mut self.zeros);
+        let mut unit = core::mem::take(&mut self.unit);
+        self.w0 = self.wrench_needed(t, q, qd, &zeros, u)?;
+        for j in 0..nq {
+            unit.fill(0.0);
+            unit[j] = 1.0;
+            let mut w = [0.0; 6];
+            self.model
+                .momenta_tangent([t, 0.0], [q, &zeros], [qd, &unit], u, &mut w)?;
+            let w = self.about_first(w);
+            for e in 0..nb {
+                bal[e * n + j] -= w[e];
+            }
+        }
+        self.zeros = zeros;
+        self.unit = unit;
+        for (r, &a) in self.col.iter().enumerate() {
+            let Some(c) = self.row_contact[r].filter(|_| a != usize::MAX) else {
+                continue;
+            };
+            let g = self.wrench_of(c, self.e(r));
+            for e in 0..nb {
+                bal[e * n + a] += g[e];
+            }
+        }
+        for &c in &self.anchored {
+            let g = self.wrench_of(c, self.geo(c, 3));
+            for e in 0..nb {
+                bal[e * n + self.n_col[c]] += g[e];
+            }
+        }
+        for c in (0..spec.contacts.len()).filter(|&c| sliding[c]) {
+            let mu = self.mu(c);
+            let s = self.dir[c];
+            let g = self.wrench_of(c, [-mu * s[0], -mu * s[1], -mu * s[2]]);
+            let cr = &spec.contacts[c];
+            let (column, sign) = if cr.height {
+                (self.col[cr.rows[cr.rows.len() - 1]], -1.0)
+            } else {
+                (self.n_col[c], 1.0)
+            };
+            for e in 0..nb {
+                bal[e * n + column] += sign * g[e];
+            }
+        }
+        self.bal = bal;
+        Ok(())
+    }
+
+    /// The loads from the solution: the rows' forces, the friction, the anchored normals
+    /// (solved with the rest, or now from the balance), the shared lateral rows.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        u: &[f64],
+        sliding: &[bool],
+        with_balance: bool,
+        n: usize,
+    ) -> Result<(), Error> {
+        let spec = self.spec;
+        let k = spec.contacts.len();
+        let normal_of = |this: &Self, c: usize| -> f64 {
+            let cr = &spec.contacts[c];
+            if cr.height {
+                -this.lambda[cr.rows[cr.rows.len() - 1]]
+            } else if with_balance {
+                this.b[this.n_col[c]]
+            } else {
+                0.0
+            }
+        };
+        for c in 0..k {
+            let mut f = [0.0; 3];
+            for &r in spec.contacts[c].rows {
+                let e = self.e(r);
+                for i in 0..3 {
+                    f[i] += self.lambda[r] * e[i];
+                }
+            }
+            if !spec.contacts[c].height && with_balance {
+                let (up, nn) = (self.geo(c, 3), normal_of(self, c));
+                for i in 0..3 {
+                    f[i] += nn * up[i];
+                }
+            }
+            self.loads[c] = ContactLoad {
+                force: f,
+                point: self.geo(c, 0),
+                ..ContactLoad::ZERO
+            };
+        }
+        // friction at the sliding contacts
+        for c in (0..k).filter(|&c| sliding[c]) {
+            let nn = normal_of(self, c);
+            let (mu, s) = (self.mu(c), self.dir[c]);
+            for d in 0..3 {
+                self.loads[c].force[d] -= mu * nn * s[d];
+            }
+        }
+        // the anchored normals after the fact, from the balance with everything else known
+        if !with_balance && !self.anchored.is_empty() {
+            let mut rest = self.wrench_needed(t, q, qd, &self.qdd, u)?;
+            for c in 0..k {
+                let g = self.wrench_of(c, self.loads[c].force);
+                for e in 0..6 {
+                    rest[e] -= g[e];
+                }
+            }
+            let ka = self.anchored.len();
+            let nb = spec.nb;
+            let (m, b) = (&mut self.m[..ka * ka], &mut self.b[..ka]);
+            for i in 0..ka {
+                let ci = self.anchored[i];
+                let gi = {
+                    let up = at(&self.terms, self.off[5] + PER_CONTACT * ci + 3);
+                    wrench_at(&self.terms, self.off[5], self.anchored[0], ci, up)
+                };
+                for j in 0..ka {
+                    let cj = self.anchored[j];
+                    let up = at(&self.terms, self.off[5] + PER_CONTACT * cj + 3);
+                    let gj = wrench_at(&self.terms, self.off[5], self.anchored[0], cj, up);
+                    m[i * ka + j] = (0..nb).map(|e| gi[e] * gj[e]).sum();
+                }
+                b[i] = (0..nb).map(|e| gi[e] * rest[e]).sum();
+            }
+            if !lu_solve(m, b, &mut self.perm[..ka], ka) {
+                return Err(Error::NotAvailable {
+                    what: "the normal forces (the Newton-Euler balance could not be solved)",
+                });
+            }
+            for i in 0..ka {
+                let c = self.anchored[i];
+                let up = self.geo(c, 3);
+                for d in 0..3 {
+                    self.loads[c].force[d] += self.b[i] * up[d];
+                }
+            }
+        }
+        // a shared lateral row: split by the normals while both roll, else all on the one
+        // that rolls
+        for c in 0..k {
+            let Some(j) = spec.contacts[c].shares_lateral_with else {
+                continue;
+            };
+            let Some(r) = self.lateral_row(j) else {
+                continue;
+            };
+            let e = self.e(r);
+            let lat = [
+                self.lambda[r] * e[0],
+                self.lambda[r] * e[1],
+                self.lambda[r] * e[2],
+            ];
+            let (n_c, n_j) = (
+                dot(self.loads[c].force, self.geo(c, 3)),
+                dot(self.loads[j].force, self.geo(j, 3)),
+            );
+            let share = match (sliding[c], sliding[j]) {
+                (false, false) if n_c + n_j > 0.0 => n_c / (n_c + n_j),
+                (false, false) => 0.5,
+                (false, true) => 1.0,
+                _ => 0.0,
+            };
+            for d in 0..3 {
+                self.loads[c].force[d] += share * lat[d];
+                self.loads[j].force[d] -= share * lat[d];
+            }
+        }
+        let _ = n;
+        for c in 0..k {
+            let (up, axle, mu) = (self.geo(c, 3), self.geo(c, 6), self.mu(c));
+            let load = &mut self.loads[c];
+            let f = load.force;
+            let a_up = dot(axle, up);
+            let mut side = [
+                axle[0] - a_up * up[0],
+                axle[1] - a_up * up[1],
+                axle[2] - a_up * up[2],
+            ];
+            let len = norm(side);
+            for x in &mut side {
+                *x /= len;
+            }
+            let ahead = cross(side, up);
+            load.normal = dot(f, up);
+            load.lateral = dot(f, side);
+            load.longitudinal = dot(f, ahead);
+            if mu.is_finite() {
+                let ft = load.tangential();
+                load.utilization = ft / (mu * load.normal);
+                load.friction_margin = mu * load.normal - ft;
+            }
+        }
+        if !self
+            .loads
+            .iter()
+            .all(|l| crate::__private::all_finite(&l.force))
+        {
+            return Err(Error::NonFinite {
+                what: "contact loads",
+                t,
+                state: crate::__private::concat(q, qd),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// [`Sliding::wrench_of`] on the raw terms (moments about contact `first`).
+fn wrench_at(terms: &[f64], geo: usize, first: usize, c: usize, f: [f64; 3]) -> [f64; 6] {
+    let p0 = at(terms, geo + PER_CONTACT * first);
+    let p = at(terms, geo + PER_CONTACT * c);
+    let arm = [p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]];
+    let mo = cross(arm, f);
+    [f[0], f[1], f[2], mo[0], mo[1], mo[2]]
+}
+
+/// Solve `m x = b` in place (`b` becomes `x`) by LU with partial pivoting; `false` when a
+/// pivot is negligible against the largest entry (a singular system).
+pub(super) fn lu_solve(m: &mut [f64], b: &mut [f64], perm: &mut [usize], n: usize) -> bool {
+    let scale = m.iter().fold(0.0f64, |a, v| a.max(libm::fabs(*v)));
+    if !(scale > 0.0 && scale.is_finite()) {
+        return n == 0;
+    }
+    for (i, p) in perm.iter_mut().enumerate() {
+        *p = i;
+    }
+    for col in 0..n {
+        let (piv, big) = (col..n)
+            .map(|r| (r, libm::fabs(m[r * n + col])))
+            .fold((col, -1.0), |a, x| if x.1 > a.1 { x } else { a });
+        if big <= 1e-13 * scale {
+            return false;
+        }
+        if piv != col {
+            for j in 0..n {
+                m.swap(col * n + j, piv * n + j);
+            }
+            b.swap(col, piv);
+            perm.swap(col, piv);
+        }
+        let d = m[col * n + col];
+        for r in col + 1..n {
+            let f = m[r * n + col] / d;
+            if f == 0.0 {
+                continue;
+            }
+            for j in col..n {
+                m[r * n + j] -= f * m[col * n + j];
+            }
+            b[r] -= f * b[col];
+        }
+    }
+    for col in (0..n).rev() {
+        let mut s = b[col];
+        for j in col + 1..n {
+            s -= m[col * n + j] * b[j];
+        }
+        b[col] = s / m[col * n + col];
+    }
+    b.iter().all(|x| x.is_finite())
+}

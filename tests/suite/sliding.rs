@@ -1,0 +1,242 @@
+//! Contacts that slip and grip again (`simulate_hybrid` on a model with `friction`): a disk
+//! thrown sliding against its closed form (the switch time and speed, the friction's power
+//! against the energy lost), the same run in three formulations and four methods, and a
+//! robot that never reaches its friction limit left as `simulate` gives it.
+
+use nonholo::models::DiffDriveRobot;
+use nonholo::prelude::*;
+use nonholo::{ContactEvent, EventKind, Method};
+use nonholo_test_models::hybrid_events::{UprightDisk, UprightDiskMu, UprightDiskVo};
+
+/// The closed form of the disk thrown at `v0` along `x` without spin: it slides for
+/// `v0 / (3 mu g)`, then rolls at `2 v0 / 3`.
+fn stick_time(d: &UprightDisk, v0: f64) -> f64 {
+    v0 / (3.0 * d.mu * d.g)
+}
+
+/// `T` of the disk at `[q, dot(q)]` (upright: its centre at a fixed height).
+fn energy(d: &UprightDisk, x: &[f64]) -> f64 {
+    let (m, r) = (d.m, d.r);
+    0.5 * m * (x[4] * x[4] + x[5] * x[5])
+        + 0.5 * (0.25 * m * r * r) * x[6] * x[6]
+        + 0.5 * (0.5 * m * r * r) * x[7] * x[7]
+}
+
+fn tight(method: Method) -> Options {
+    Options::default()
+        .method(method)
+        .rtol(1e-11)
+        .atol(1e-12)
+        .sample_every(0.01)
+}
+
+fn throw<M: Model>(model: &M, v0: f64, options: &Options) -> Trajectory {
+    simulate_hybrid(model, &[0.0; 4], &[v0, 0.0, 0.0, 0.0], 0.0..1.5, options).expect("a throw")
+}
+
+#[test]
+fn a_disk_thrown_sliding_rolls_after_v0_over_3_mu_g_at_two_thirds_of_its_speed() {
+    let d = UprightDisk::default();
+    let v0 = 3.0;
+    let tr = throw(&d, v0, &tight(Method::Dop853));
+    let ts = stick_time(&d, v0);
+    // one event: the grip, at the closed form's time
+    let [event] = tr.events() else {
+        panic!("one event: {:?}", tr.events())
+    };
+    assert_eq!(
+        event.kind,
+        EventKind::Contact {
+            contact: "disk on ground",
+            event: ContactEvent::Stick
+        }
+    );
+    assert!((event.t - ts).abs() < 1e-8, "{} vs {ts}", event.t);
+    assert_eq!(
+        tr.names()[4..],
+        ["dot(x)", "dot(y)", "dot(yaw)", "dot(spin)"]
+    );
+    let loads = tr.contact_loads(&d).expect("recorded loads");
+    let (m, g, mu, r) = (d.m, d.g, d.mu, d.r);
+    let e0 = energy(&d, tr.state(0).unwrap());
+    for (i, &t) in tr.times().iter().enumerate() {
+        let x = tr.state(i).unwrap();
+        let sliding = tr.sliding(i).unwrap()[0];
+        let load = loads[i][0];
+        assert!(
+            (load.normal - m * g).abs() < 1e-9,
+            "N at {t}: {}",
+            load.normal
+        );
+        let before = t < event.t || (t == event.t && i + 1 < tr.len() && tr.times()[i + 1] == t);
+        assert_eq!(sliding, before, "mode at {t}");
+        if sliding {
+            // v = v0 - mu g t, r spin = 2 mu g t, friction -mu N along x
+            assert!((x[4] - (v0 - mu * g * t)).abs() < 1e-8, "v at {t}");
+            assert!((r * x[7] - 2.0 * mu * g * t).abs() < 1e-8, "spin at {t}");
+            assert!((load.longitudinal + mu * m * g).abs() < 1e-8 && load.lateral.abs() < 1e-8);
+            assert!((load.utilization - 1.0).abs() < 1e-9);
+            // the friction's power integrated: mu N (v0 t - 3 mu g t^2 / 2)
+            let lost = mu * m * g * (v0 * t - 1.5 * mu * g * t * t);
+            assert!((e0 - energy(&d, x) - lost).abs() < 1e-8, "energy at {t}");
+        } else {
+            // rolling at two thirds of v0, no friction needed, the energy m v0^2 / 6 gone
+            assert!((x[4] - 2.0 * v0 / 3.0).abs() < 1e-8 && (r * x[7] - x[4]).abs() < 1e-8);
+            assert!(load.tangential() < 1e-8);
+            assert!(
+                (e0 - energy(&d, x) - m * v0 * v0 / 6.0).abs() < 1e-8,
+                "at {t}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_formulations_and_the_methods_agree_on_the_grip() {
+    let v0 = 2.0;
+    let d = UprightDisk::default();
+    let ts = stick_time(&d, v0);
+    let reference = throw(&d, v0, &tight(Method::Dop853));
+    let last = |tr: &Trajectory| tr.last().unwrap().1.to_vec();
+    for tr in [
+        throw(&UprightDiskVo::default(), v0, &tight(Method::Dop853)),
+        throw(&UprightDiskMu::default(), v0, &tight(Method::Dop853)),
+    ] {
+        assert!((tr.events()[0].t - reference.events()[0].t).abs() < 1e-9);
+        for (a, b) in last(&tr).iter().zip(last(&reference)) {
+            assert!((a - b).abs() < 1e-8, "{a} vs {b}");
+        }
+    }
+    for (method, tol) in [
+        (Method::Tsit45, 1e-8),
+        (Method::Bdf, 1e-6),
+        (Method::Esdirk34, 1e-6),
+    ] {
+        let o = Options::default()
+            .method(method)
+            .rtol(tol * 1e-2)
+            .atol(tol * 1e-2)
+            .sample_every(0.01);
+        let tr = throw(&d, v0, &o);
+        assert_eq!(tr.events().len(), 1, "{method:?}");
+        assert!(
+            (tr.events()[0].t - ts).abs() < tol,
+            "{method:?}: {}",
+            tr.events()[0].t
+        );
+    }
+}
+
+#[test]
+fn a_thrown_disk_turned_sideways_slides_along_its_slip_and_grips() {
+    // thrown at 45 degrees to its plane: the lateral slip decays with the longitudinal one
+    // (the disk is held upright, so nothing turns it), and it grips once both are gone
+    let d = UprightDisk::default();
+    let o = tight(Method::Dop853);
+    let tr = simulate_hybrid(&d, &[0.0; 4], &[1.0, 1.0, 0.0, 0.0], 0.0..1.5, &o).unwrap();
+    let [event] = tr.events() else {
+        panic!("{:?}", tr.events())
+    };
+    assert_eq!(
+        event.kind,
+        EventKind::Contact {
+            contact: "disk on ground",
+            event: ContactEvent::Stick
+        }
+    );
+    let loads = tr.contact_loads(&d).unwrap();
+    for (i, l) in loads.iter().enumerate() {
+        if tr.sliding(i).unwrap()[0] {
+            assert!((l[0].utilization - 1.0).abs() < 1e-9);
+            // friction against the slip: the force and the slip velocity antiparallel
+            let x = tr.state(i).unwrap();
+            let vs = [x[4] - d.r * x[7], x[5]];
+            let f = [l[0].force[0], l[0].force[1]];
+            let (speed, force) = (vs[0].hypot(vs[1]), f[0].hypot(f[1]));
+            let sine = (vs[0] * f[1] - vs[1] * f[0]) / (speed * force);
+            assert!(speed < 1e-6 || sine.abs() < 1e-6, "{sine} at speed {speed}");
+            assert!(
+                vs[0] * f[0] + vs[1] * f[1] <= 1e-8 * force,
+                "power at sample {i}"
+            );
+        }
+    }
+    let x = tr.last().unwrap().1;
+    assert!(x[5].abs() < 1e-8 && (x[4] - d.r * x[7]).abs() < 1e-8);
+}
+
+#[test]
+fn a_robot_that_never_slips_runs_as_simulate_gives_it() {
+    let robot = DiffDriveRobot::default();
+    let q0 = [0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0];
+    let rolling = robot
+        .state_from_qdot(0.0, &q0, &{
+            // the wheel rates 2 and 3 rad/s, the rest from the rows
+            let s = robot.state_from_qdot(0.0, &q0, &[0.0; 7]).unwrap();
+            let mut qd = [0.0; 7];
+            let mut z = s;
+            z[7] = 2.0;
+            z[8] = 3.0;
+            robot.qdot(0.0, &q0, &z[7..], &mut qd).unwrap();
+            qd
+        })
+        .unwrap();
+    let mut qd0 = [0.0; 7];
+    robot.qdot(0.0, &q0, &rolling[7..], &mut qd0).unwrap();
+    let o = Options::default().sample_every(0.05);
+    let smooth = simulate(&robot, &rolling, 0.0..2.0, &o).unwrap();
+    let hybrid = simulate_hybrid(&robot, &q0, &qd0, 0.0..2.0, &o).unwrap();
+    assert!(hybrid.events().is_empty());
+    assert_eq!(smooth.times(), hybrid.times());
+    let smooth_loads = smooth.contact_loads(&robot).unwrap();
+    let hybrid_loads = hybrid.contact_loads(&robot).unwrap();
+    let mut qd = [0.0; 7];
+    for i in 0..smooth.len() {
+        // q bit for bit; dot(q) the model's own
+        assert_eq!(smooth.q(i), hybrid.q(i), "q at sample {i}");
+        robot
+            .qdot(
+                smooth.times()[i],
+                smooth.q(i).unwrap(),
+                smooth.z(i).unwrap(),
+                &mut qd,
+            )
+            .unwrap();
+        assert_eq!(&hybrid.state(i).unwrap()[7..], &qd[..]);
+        assert!(hybrid.sliding(i).unwrap().iter().all(|s| !s));
+        // the released model with every row on gives the formulation's loads
+        for (a, b) in smooth_loads[i].iter().zip(&hybrid_loads[i]) {
+            let scale = 1.0 + a.normal.abs();
+            for k in 0..3 {
+                assert!(
+                    (a.force[k] - b.force[k]).abs() < 1e-9 * scale,
+                    "{a:?}\n{b:?}"
+                );
+            }
+        }
+        // and its accelerations: d dot(q)/dt against the formulation's, by the chain rule
+        let dz = &smooth.derivative(i).unwrap()[7..];
+        let dqd = &hybrid.derivative(i).unwrap()[7..];
+        let h = 1e-6;
+        let mut z1 = smooth.z(i).unwrap().to_vec();
+        let mut q1 = smooth.q(i).unwrap().to_vec();
+        for (zk, dk) in z1.iter_mut().zip(dz) {
+            *zk += h * dk;
+        }
+        for (qk, dk) in q1.iter_mut().zip(&qd) {
+            *qk += h * dk;
+        }
+        let mut qd1 = [0.0; 7];
+        robot
+            .qdot(smooth.times()[i] + h, &q1, &z1, &mut qd1)
+            .unwrap();
+        for k in 0..7 {
+            let fd = (qd1[k] - qd[k]) / h;
+            assert!(
+                (fd - dqd[k]).abs() < 1e-4 * (1.0 + fd.abs()),
+                "qdd {k}: {fd} vs {}",
+                dqd[k]
+            );
+        }
+    }
+}
