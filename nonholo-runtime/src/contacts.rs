@@ -112,11 +112,14 @@ pub trait Contacts: Model {
     ///   a model with a scalar kinetic or potential energy, scalar constraints or
     ///   coordinate forces besides its bodies gets [`Error::NotAvailable`].
     /// - Two wheels on one axle (one with `lateral: false`) share one lateral row, so the
-    ///   rigid model fixes only the sum `S` of their lateral forces. It is split in
-    ///   proportion to their normal forces, `F_i = S N_i / (N_1 + N_2)` (equal shares
-    ///   while `N_1 + N_2 <= 0`): both then need the same friction ratio, and under a
-    ///   pure lateral load they slide sideways together, when `|S| = mu (N_1 + N_2)`.
-    ///   The friction check uses the same split.
+    ///   rigid model fixes only the sum `S` of their lateral forces. With `friction` it
+    ///   is split in proportion to the lateral friction each wheel can still give,
+    ///   `F_i = S c_i / (c_1 + c_2)` with `c_i = sqrt((mu N_i)^2 - F_long,i^2)`: both
+    ///   reach the friction limit together, when `|S| = c_1 + c_2` and the pair can no
+    ///   longer hold the axle sideways, never one before the other while a split that
+    ///   holds exists (under a pure lateral load, `F_i = S N_i / (N_1 + N_2)`). Without
+    ///   `friction` it is split in proportion to the normals. The friction check uses
+    ///   the same split.
     ///
     /// [`Error::Dimension`] for slices of the wrong length, [`Error::NotAvailable`] as
     /// above; the errors of [`Model::rhs_u`] otherwise. Allocates nothing.

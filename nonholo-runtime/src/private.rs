@@ -4,7 +4,7 @@ use crate::linalg::Ldlt;
 use crate::{Error, Scalar};
 pub use alloc::vec::Vec;
 
-mod contact_rows;
+pub(crate) mod contact_rows;
 #[doc(hidden)]
 pub mod doc_models;
 pub use contact_rows::{contact_loads, row_multipliers, ContactRows, PER_CONTACT};

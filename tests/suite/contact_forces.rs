@@ -187,9 +187,10 @@ fn robot_and_manipulator_at_rest_carry_their_weights_by_statics() {
 }
 
 /// Turning, the two drive wheels share the lateral force of their common row in proportion
-/// to their normal forces (the documented split): equal friction ratios on the axle.
+/// to the lateral friction each can still give, `sqrt((mu N)^2 - F_long^2)` (the documented
+/// split): both reach the friction limit together.
 #[test]
-fn wheels_on_one_axle_share_the_lateral_force_by_their_loads() {
+fn wheels_on_one_axle_share_the_lateral_force_by_their_capacities() {
     use nonholo::models::DiffDriveRobot;
     let r = DiffDriveRobot::default();
     // speeds: the wheel rates; a turn with the caster swivelled to follow it
@@ -201,8 +202,17 @@ fn wheels_on_one_axle_share_the_lateral_force_by_their_loads() {
     let (left, right) = (l[0], l[1]);
     println!("{left:?}\n{right:?}");
     assert!(left.lateral.abs() > 1e-3, "a turn needs a lateral force");
-    let (a, b) = (left.lateral / left.normal, right.lateral / right.normal);
+    let capacity = |w: &ContactLoad| ((r.mu * w.normal).powi(2) - w.longitudinal.powi(2)).sqrt();
+    let (a, b) = (left.lateral / capacity(&left), right.lateral / capacity(&right));
     assert!((a - b).abs() < 1e-12 * a.abs().max(1.0), "{a} vs {b}");
+    // both at the limit at once: scaled to it, each needs exactly mu N
+    let total = left.lateral + right.lateral;
+    let limit = capacity(&left) + capacity(&right);
+    for w in [left, right] {
+        let at_limit = w.lateral * limit / total.abs();
+        let need = w.longitudinal.hypot(at_limit);
+        assert!((need - r.mu * w.normal).abs() < 1e-9 * w.normal, "{need}");
+    }
 }
 
 /// A start that already asks for more friction than `mu N` ends the run at once, naming

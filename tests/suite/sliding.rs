@@ -240,3 +240,80 @@ fn a_robot_that_never_slips_runs_as_simulate_gives_it() {
         }
     }
 }
+
+#[test]
+fn a_robot_started_with_spinning_wheels_slips_until_each_wheel_grips() {
+    // the drive wheels spin at 20 and 14 rad/s under a robot at rest: both slide (the
+    // caster rolls), friction drives the robot and brakes the wheels, and each grips
+    let robot = DiffDriveRobot::default();
+    let q0 = [0.0; 7];
+    let qd0 = [0.0, 0.0, 0.0, 20.0, 14.0, 0.0, 0.0];
+    let o = Options::default()
+        .rtol(1e-10)
+        .atol(1e-12)
+        .sample_every(0.01);
+    let tr = simulate_hybrid(&robot, &q0, &qd0, 0.0..2.0, &o).expect("a burnout");
+    assert_eq!(tr.sliding(0).unwrap(), [true, true, false]);
+    let kinds: Vec<_> = tr.events().iter().map(|e| e.kind).collect();
+    let stick = |contact| EventKind::Contact {
+        contact,
+        event: ContactEvent::Stick,
+    };
+    assert!(
+        kinds == [stick("left on ground"), stick("right on ground")]
+            || kinds == [stick("right on ground"), stick("left on ground")],
+        "{kinds:?}"
+    );
+    let loads = tr.contact_loads(&robot).unwrap();
+    let (m_total, g) = (robot.m_c + 2.0 * robot.m_w + robot.m_k, robot.g);
+    let mut rows = [0.0; 5];
+    for (i, l) in loads.iter().enumerate() {
+        let (t, x) = (tr.times()[i], tr.state(i).unwrap());
+        let sliding = tr.sliding(i).unwrap();
+        // the normals carry the weight (no heave), each positive
+        let n: f64 = l.iter().map(|c| c.normal).sum();
+        assert!(
+            (n - m_total * g).abs() < 1e-8 * m_total * g,
+            "N at {t}: {n}"
+        );
+        for (c, s) in sliding.iter().enumerate() {
+            assert!(l[c].normal > 0.0);
+            if *s {
+                assert!((l[c].utilization - 1.0).abs() < 1e-9, "sliding at {t}");
+            } else {
+                assert!(l[c].utilization <= 1.0 + 1e-9, "gripping at {t}");
+            }
+        }
+        // the rows of the contacts that roll hold (to the integration's drift)
+        robot
+            .constraint_residual(t, &x[..7], &x[7..], &mut rows)
+            .unwrap();
+        let caster = [rows[3], rows[4]];
+        assert!(
+            caster.iter().all(|r| r.abs() < 1e-7),
+            "caster rows at {t}: {caster:?}"
+        );
+        if sliding.iter().all(|s| !s) {
+            assert!(rows.iter().all(|r| r.abs() < 1e-7), "rows at {t}: {rows:?}");
+        }
+    }
+    // rolling at the end: the energy stays (flat ground, no inputs), below the start's
+    let energy = |i: usize| {
+        let x = tr.state(i).unwrap();
+        let s = robot
+            .state_from_qdot(tr.times()[i], &x[..7], &x[7..])
+            .unwrap();
+        robot.energy(tr.times()[i], &s).unwrap()
+    };
+    let last_switch = tr.events().last().unwrap().t;
+    let after: Vec<usize> = (0..tr.len())
+        .filter(|&i| tr.times()[i] > last_switch)
+        .collect();
+    let e_end = energy(*after.last().unwrap());
+    assert!((energy(after[0]) - e_end).abs() < 1e-8 * e_end);
+    // at the start: the wheels' spin about their axles and the (constant) potential
+    let at_rest = robot.state_from_qdot(0.0, &q0, &[0.0; 7]).unwrap();
+    let e0 = robot.energy(0.0, &at_rest).unwrap()
+        + 0.5 * robot.i_wa * (20.0f64.powi(2) + 14.0f64.powi(2));
+    assert!(e_end < e0, "{e_end} < {e0}");
+}

@@ -175,7 +175,7 @@ pub fn contact_loads(
             }
         }
     }
-    // two wheels on one axle: the shared lateral force split by their normal forces
+    // two wheels on one axle: the shared lateral force split by what each can still give
     for (c, spec) in contacts.iter().enumerate() {
         let Some(j) = spec.shares_lateral_with else {
             continue;
@@ -183,16 +183,16 @@ pub fn contact_loads(
         let Some(lateral) = lateral_force(contacts, lambda, geometry, j) else {
             continue;
         };
-        let (up_c, up_j) = (
-            at(geometry, PER_CONTACT * c + 3),
-            at(geometry, PER_CONTACT * j + 3),
+        let share = lateral_share(
+            (
+                out[c].force,
+                &geometry[PER_CONTACT * c..PER_CONTACT * (c + 1)],
+            ),
+            (
+                out[j].force,
+                &geometry[PER_CONTACT * j..PER_CONTACT * (j + 1)],
+            ),
         );
-        let (n_c, n_j) = (dot(out[c].force, up_c), dot(out[j].force, up_j));
-        let share = if n_c + n_j > 0.0 {
-            n_c / (n_c + n_j)
-        } else {
-            0.5
-        };
         for (i, s) in lateral.iter().enumerate() {
             out[c].force[i] += share * s;
             out[j].force[i] -= share * s;
@@ -224,6 +224,40 @@ pub fn contact_loads(
         }
     }
     Ok(())
+}
+
+/// The share of a lateral force shared by two wheels on one axle that wheel `c` takes, with
+/// its force so far and its geometry ([`PER_CONTACT`] entries), and the other's (`j`, its
+/// longitudinal force and normal already placed): in proportion to the lateral friction
+/// each can still give, `sqrt((mu N)^2 - F_long^2)`, so that both reach the friction limit
+/// together, when the pair can no longer hold the axle sideways (equal utilization under
+/// a pure lateral load); in proportion to the normals without `friction` or capacity.
+pub(crate) fn lateral_share(
+    (f_c, geo_c): ([f64; 3], &[f64]),
+    (f_j, geo_j): ([f64; 3], &[f64]),
+) -> f64 {
+    let parts = |f: [f64; 3], g: &[f64]| {
+        let (up, axle, mu) = (at(g, 3), at(g, 6), g[9]);
+        let n = dot(f, up);
+        let a_up = dot(axle, up);
+        let side = [
+            axle[0] - a_up * up[0],
+            axle[1] - a_up * up[1],
+            axle[2] - a_up * up[2],
+        ];
+        let ahead = cross(side, up);
+        let long = dot(f, ahead) / libm::sqrt(dot(ahead, ahead)).max(f64::MIN_POSITIVE);
+        let cap = libm::sqrt(((mu * n) * (mu * n) - long * long).max(0.0));
+        (n, cap)
+    };
+    let ((n_c, cap_c), (n_j, cap_j)) = (parts(f_c, geo_c), parts(f_j, geo_j));
+    if cap_c + cap_j > 0.0 && n_c > 0.0 && n_j > 0.0 {
+        cap_c / (cap_c + cap_j)
+    } else if n_c + n_j > 0.0 {
+        n_c / (n_c + n_j)
+    } else {
+        0.5
+    }
 }
 
 /// The force of contact `j`'s lateral row (the one most nearly along its axle).

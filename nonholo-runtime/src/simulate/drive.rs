@@ -63,6 +63,17 @@ impl Instants {
         }
     }
 
+    /// The hold interval a run resumed at `t` is in: the last instant at or before `t`
+    /// (within roundoff, so that a run resumed on an instant goes on from there).
+    pub(super) fn interval_at(&self, t: f64) -> usize {
+        let mut k = ((t - self.t0) / self.dt).floor().max(0.0) as usize;
+        k = k.min(self.n);
+        while k < self.n && self.at(k + 1) <= t + super::roundoff(t, self.dt) {
+            k += 1;
+        }
+        k
+    }
+
     /// The end of hold interval `k`, and whether it is a control instant.
     pub(super) fn stop(&self, k: usize) -> (f64, bool) {
         if k < self.n {
@@ -254,8 +265,9 @@ impl Drive<'_> {
         }
 
         // The hold interval and where it ends.
-        let mut interval = 0_usize;
-        let (mut t_stop, mut stop_is_instant) = instants.map_or((t_end, false), |i| i.stop(0));
+        let mut interval = instants.map_or(0, |i| i.interval_at(t0));
+        let (mut t_stop, mut stop_is_instant) =
+            instants.map_or((t_end, false), |i| i.stop(interval));
         let dt = instants.map_or(0.0, |i| i.dt);
         let mut steps = 0_usize;
         loop {
@@ -353,6 +365,7 @@ impl Drive<'_> {
                 }
                 return Ok(());
             }
+            field.accepted(t_now, stepper.y())?;
             // The step lands within roundoff of the stop time; label it the stop time exactly.
             let at_stop = reason == Stop::End;
             let at_end = at_stop && t_stop >= t_end;

@@ -33,6 +33,13 @@ pub(super) trait Plant: VectorField {
     fn sample(&self, t: f64, x: &[f64], dx: &mut [f64], u: &mut [f64]) -> Result<(), Error>;
     /// [`Field::sample_and_hold`].
     fn sample_and_hold(&self, t: f64, x: &[f64]) -> Result<bool, Error>;
+    /// Hold the inputs `u` (a run resumed with the inputs held before).
+    fn hold(&self, u: &[f64]);
+    /// A step ended at `(t, x)` and was accepted (nothing stopped it there).
+    fn accepted(&self, t: f64, x: &[f64]) -> Result<(), Error> {
+        let _ = (t, x);
+        Ok(())
+    }
     /// [`Field::park`].
     fn park(&self, e: Error);
     /// [`Field::failed`].
@@ -70,6 +77,9 @@ impl<M: Model> Plant for Field<'_, M> {
     }
     fn sample_and_hold(&self, t: f64, x: &[f64]) -> Result<bool, Error> {
         Field::sample_and_hold(self, t, x)
+    }
+    fn hold(&self, u: &[f64]) {
+        self.held.borrow_mut().copy_from_slice(u);
     }
     fn park(&self, e: Error) {
         Field::park(self, e);

@@ -11,32 +11,44 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 use core::ops::Range;
 
+use super::drive::Instants;
 use super::field::{Mode, Plant, VectorField};
 use super::sliding::Sliding;
+use super::Resume;
 use super::{run, run_plant, Options};
 use crate::__private::Released;
-use crate::{ContactEvent, Error, Event, EventKind, Model, Trajectory};
+use crate::{ContactEvent, Controller, Error, Event, EventKind, Model, Trajectory};
 
-/// The released model with the contacts `mask` sliding, as a vector field on `[q, dot(q)]`.
-struct SlidingPlant<'m> {
+/// The released model with the contacts `mask` sliding, as a vector field on `[q, dot(q)]`,
+/// with its inputs (zero, held, or the controller's at every evaluation).
+struct SlidingPlant<'m, 'c> {
     solver: RefCell<Sliding<'m>>,
+    controller: Option<RefCell<&'c mut dyn Controller>>,
+    mode: Mode,
+    held: RefCell<Vec<f64>>,
+    scratch: RefCell<Vec<f64>>,
     nq: usize,
     mask: Vec<bool>,
-    /// The direction each sliding contact starts in (while its slip velocity is still).
-    start: Vec<[f64; 3]>,
-    /// The direction along which each sliding contact's slip velocity is watched.
-    reference: Vec<[f64; 3]>,
+    /// The direction along which each sliding contact's slip velocity is watched: its
+    /// direction at the end of the last accepted step (so that only a slip that reverses
+    /// within a step, through zero, changes the guard's sign).
+    reference: RefCell<Vec<[f64; 3]>>,
     t_start: f64,
     table: Vec<(&'static str, ContactEvent)>,
     /// Per guard: what it reads, of which contact.
     reads: Vec<(ContactEvent, usize)>,
-    u: Vec<f64>,
     probe: RefCell<(Vec<f64>, Vec<f64>)>,
     failure: RefCell<Option<Error>>,
 }
 
-impl<'m> SlidingPlant<'m> {
-    fn new(model: &'m dyn Released, mask: &[bool], start: &[[f64; 3]], t_start: f64) -> Self {
+impl<'m, 'c> SlidingPlant<'m, 'c> {
+    fn new(
+        model: &'m dyn Released,
+        (controller, sampled): (Option<&'c mut dyn Controller>, bool),
+        mask: &[bool],
+        start: &[[f64; 3]],
+        t_start: f64,
+    ) -> Self {
         let solver = Sliding::new(model);
         let spec = solver.spec();
         let mut table = Vec::new();
@@ -56,30 +68,72 @@ impl<'m> SlidingPlant<'m> {
             }
         }
         let nq = spec.nq;
+        let mode = match (&controller, sampled) {
+            (None, _) => Mode::Zero,
+            (Some(_), true) => Mode::Held,
+            (Some(_), false) => Mode::Feedback,
+        };
         Self {
             nq,
+            controller: controller.map(RefCell::new),
+            mode,
+            held: RefCell::new(vec![0.0; spec.nu]),
+            scratch: RefCell::new(vec![0.0; spec.nu]),
             mask: mask.to_vec(),
-            start: start.to_vec(),
-            reference: start.to_vec(),
+            reference: RefCell::new(start.to_vec()),
             t_start,
             table,
             reads,
-            u: vec![0.0; spec.nu],
             probe: RefCell::new((vec![0.0; 2 * nq], vec![0.0; 2 * nq])),
             failure: RefCell::new(None),
             solver: RefCell::new(solver),
         }
     }
 
-    fn solve(&self, t: f64, x: &[f64]) -> Result<core::cell::RefMut<'_, Sliding<'m>>, Error> {
+    /// The inputs acting at `(t, x)` into `u`.
+    fn inputs(&self, t: f64, x: &[f64], u: &mut [f64]) -> Result<(), Error> {
+        u.fill(0.0);
+        match (self.mode, &self.controller) {
+            (Mode::Held, _) => u.copy_from_slice(&self.held.borrow()),
+            (Mode::Feedback, Some(c)) => {
+                c.borrow_mut().control(t, x, u)?;
+                if !u.iter().all(|v| v.is_finite()) {
+                    return Err(Error::NonFinite {
+                        what: "inputs u",
+                        t,
+                        state: x.to_vec(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn solve_with(
+        &self,
+        t: f64,
+        x: &[f64],
+        u: &[f64],
+    ) -> Result<core::cell::RefMut<'_, Sliding<'m>>, Error> {
         let mut s = self.solver.borrow_mut();
         let (q, qd) = x.split_at(self.nq);
-        s.solve(t, q, qd, &self.u, &self.mask, &self.start)?;
+        // the side a slip velocity through zero keeps (the field stays smooth across the
+        // root that ends the phase): the direction at the last accepted step
+        let reference = self.reference.borrow();
+        s.solve(t, q, qd, u, &self.mask, &reference)?;
+        drop(reference);
         Ok(s)
+    }
+
+    fn solve(&self, t: f64, x: &[f64]) -> Result<core::cell::RefMut<'_, Sliding<'m>>, Error> {
+        let mut u = self.scratch.borrow_mut();
+        self.inputs(t, x, &mut u)?;
+        self.solve_with(t, x, &u)
     }
 }
 
-impl VectorField for SlidingPlant<'_> {
+impl VectorField for SlidingPlant<'_, '_> {
     fn eval(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Error> {
         let s = self.solve(t, y)?;
         let nq = self.nq;
@@ -92,12 +146,12 @@ impl VectorField for SlidingPlant<'_> {
     }
 }
 
-impl Plant for SlidingPlant<'_> {
+impl Plant for SlidingPlant<'_, '_> {
     fn dims(&self) -> (usize, usize, usize) {
-        (self.nq, 2 * self.nq, self.u.len())
+        (self.nq, 2 * self.nq, self.held.borrow().len())
     }
     fn mode(&self) -> Mode {
-        Mode::Zero
+        self.mode
     }
     /// A forward difference: the implicit methods' Newton iterations need no more.
     fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
@@ -121,11 +175,42 @@ impl Plant for SlidingPlant<'_> {
         Ok(())
     }
     fn sample(&self, t: f64, x: &[f64], dx: &mut [f64], u: &mut [f64]) -> Result<(), Error> {
-        u.fill(0.0);
-        self.eval(t, x, dx)
+        self.inputs(t, x, u)?;
+        let s = self.solve_with(t, x, u)?;
+        let nq = self.nq;
+        dx[..nq].copy_from_slice(&x[nq..]);
+        dx[nq..].copy_from_slice(&s.qdd);
+        Ok(())
     }
-    fn sample_and_hold(&self, _t: f64, _x: &[f64]) -> Result<bool, Error> {
-        Ok(false)
+    fn sample_and_hold(&self, t: f64, x: &[f64]) -> Result<bool, Error> {
+        let Some(c) = &self.controller else {
+            return Ok(false);
+        };
+        let mut u = self.scratch.borrow_mut();
+        u.fill(0.0);
+        c.borrow_mut().control(t, x, &mut u)?;
+        let mut held = self.held.borrow_mut();
+        let changed = held
+            .iter()
+            .zip(u.iter())
+            .any(|(a, b)| a.to_bits() != b.to_bits());
+        held.copy_from_slice(&u);
+        Ok(changed)
+    }
+    fn hold(&self, u: &[f64]) {
+        self.held.borrow_mut().copy_from_slice(u);
+    }
+    fn accepted(&self, t: f64, x: &[f64]) -> Result<(), Error> {
+        let s = self.solve(t, x)?;
+        let mut reference = self.reference.borrow_mut();
+        for (c, r) in reference.iter_mut().enumerate() {
+            let v = s.slip[c];
+            let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if self.mask[c] && speed > 0.0 && v[0] * r[0] + v[1] * r[1] + v[2] * r[2] > 0.0 {
+                *r = [v[0] / speed, v[1] / speed, v[2] / speed];
+            }
+        }
+        Ok(())
     }
     fn park(&self, e: Error) {
         let mut failure = self.failure.borrow_mut();
@@ -150,7 +235,7 @@ impl Plant for SlidingPlant<'_> {
                 ContactEvent::Slip => s.loads[*c].friction_margin,
                 ContactEvent::Stick if t == self.t_start => 1.0,
                 ContactEvent::Stick => {
-                    let (v, r) = (s.slip[*c], self.reference[*c]);
+                    let (v, r) = (s.slip[*c], self.reference.borrow()[*c]);
                     v[0] * r[0] + v[1] * r[1] + v[2] * r[2]
                 }
             };
@@ -185,15 +270,33 @@ impl Plant for SlidingPlant<'_> {
     }
 }
 
+/// A controller of `[q, dot(q)]` asked at a state `[q, z]` of the model's own.
+struct OnVelocities<'a, M: Model> {
+    model: &'a M,
+    inner: &'a mut dyn Controller,
+    x: Vec<f64>,
+}
+
+impl<M: Model> Controller for OnVelocities<'_, M> {
+    fn control(&mut self, t: f64, state: &[f64], u: &mut [f64]) -> Result<(), Error> {
+        let nq = M::NQ;
+        self.x[..nq].copy_from_slice(&state[..nq]);
+        self.model
+            .qdot(t, &state[..nq], &state[nq..], &mut self.x[nq..])?;
+        self.inner.control(t, &self.x, u)
+    }
+}
+
 /// How many contact switches at one time end the run (a contact that cannot decide).
 const SWITCHES_AT_ONCE: usize = 16;
 
 /// A run of `model` from `(q0, dot(q)0)` through slips and grips, into `out` (names
 /// `[q, dot(q)]`, contacts recorded).
-#[allow(clippy::too_many_lines)]
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
 pub(super) fn run_slipping<M: Model>(
     model: &M,
     released: &dyn Released,
+    mut controller: Option<&mut dyn Controller>,
     (q0, qd0): (&[f64], &[f64]),
     t: &Range<f64>,
     o: &Options,
@@ -204,7 +307,11 @@ pub(super) fn run_slipping<M: Model>(
     let (nq, k) = (spec.nq, spec.contacts.len());
     let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
     let mut solver = Sliding::new(released);
-    let u = vec![0.0; spec.nu];
+    let period = o.control_period.filter(|_| controller.is_some());
+    // the inputs acting at the switch being decided (the slip velocities need none)
+    let mut u = vec![0.0; spec.nu];
+    let mut held = vec![0.0; spec.nu];
+    let mut x = vec![0.0; 2 * nq];
     let (mut tc, mut q, mut qd) = (t.start, q0.to_vec(), qd0.to_vec());
     // a contact whose rows dot(q)0 breaks starts sliding, in the direction of its slip
     let mut mask = vec![false; k];
@@ -238,17 +345,46 @@ pub(super) fn run_slipping<M: Model>(
         }
         let seg_samples = if first { samples } else { rest };
         let span = tc..t.end.max(tc);
+        let resume = (!first).then_some(Resume {
+            origin: t.start,
+            held: &held,
+        });
         let (result, seg) = if mask.iter().all(|m| !m) {
             let state = model.state_from_qdot(tc, &q, &qd)?;
             let mut seg = Trajectory::new::<M>();
-            let r = run(model, None, state.as_ref(), &span, o, seg_samples, &mut seg);
+            let mut wrap = controller.as_deref_mut().map(|inner| OnVelocities {
+                inner: inner as &mut dyn Controller,
+                model,
+                x: vec![0.0; 2 * nq],
+            });
+            let wrapped = wrap.as_mut().map(|w| w as &mut dyn Controller);
+            let r = run(
+                model,
+                wrapped,
+                state.as_ref(),
+                &span,
+                o,
+                seg_samples,
+                &mut seg,
+                resume,
+            );
             (r, seg)
         } else {
-            let plant = SlidingPlant::new(released, &mask, &start, tc);
+            let plant = SlidingPlant::new(
+                released,
+                (
+                    controller.as_deref_mut().map(|c| c as &mut dyn Controller),
+                    period.is_some(),
+                ),
+                &mask,
+                &start,
+                tc,
+            );
             let mut seg =
                 Trajectory::from_names_with_inputs(M::COORDINATES, spec.velocities, M::INPUTS);
             let x0: Vec<f64> = q.iter().chain(&qd).copied().collect();
             let t_stop = seg_samples.and_then(|s| s.last().copied()).unwrap_or(t_end);
+            let instants = period.map(|dt| Instants::new(t.start, dt, t_stop));
             let r = run_plant(
                 &plant,
                 &x0,
@@ -258,10 +394,14 @@ pub(super) fn run_slipping<M: Model>(
                 seg_samples,
                 &mut seg,
                 None,
-                None,
+                instants,
+                resume.map(|r| r.held),
             );
             (r, seg)
         };
+        if let Some(last) = seg.len().checked_sub(1).and_then(|i| seg.input(i)) {
+            held.copy_from_slice(last);
+        }
         let rolling = mask.iter().all(|m| !m);
         append(model, &mut solver, &seg, rolling, &mask, &start, first, out)?;
         first = false;
@@ -298,7 +438,7 @@ pub(super) fn run_slipping<M: Model>(
             qd.copy_from_slice(&state[nq..]);
         }
         // piling switches
-        if te == last_switch {
+        if (te - last_switch).abs() <= 1e-10 * te.abs().max(1.0) {
             at_once += 1;
         } else {
             at_once = 0;
@@ -314,21 +454,24 @@ pub(super) fn run_slipping<M: Model>(
             });
         }
         tc = te;
-        let recorded = match event {
+        match (&mut controller, period) {
+            (Some(_), Some(_)) => u.copy_from_slice(&held),
+            (Some(c), None) => {
+                x[..nq].copy_from_slice(&q);
+                x[nq..].copy_from_slice(&qd);
+                u.fill(0.0);
+                c.control(te, &x, &mut u)?;
+            }
+            (None, _) => {}
+        }
+        let recorded: Vec<(&'static str, ContactEvent)> = match event {
             ContactEvent::Slip => {
-                // it slides the way rolling pulled it: -F_t / |F_t|
-                solver.solve(te, &q, &qd, &u, &mask, &start)?;
-                start[c] = slip_start(&solver, c);
-                mask[c] = true;
-                solver.solve(te, &q, &qd, &u, &mask, &start)?;
-                if solver.loads[c].normal <= 0.0 {
-                    return Err(Error::Painleve {
-                        contact,
-                        t: te,
-                        state: crate::__private::concat(&q, &qd),
-                    });
-                }
-                Some(ContactEvent::Slip)
+                let started =
+                    start_sliding(&mut solver, te, (&q, &qd), &u, &mut mask, &mut start, c)?;
+                started
+                    .iter()
+                    .map(|&k| (spec.names[k], ContactEvent::Slip))
+                    .collect()
             }
             _ => {
                 let v = solver_slip(&mut solver, te, (&q, &qd), &u, (&mask, &start), c)?;
@@ -338,7 +481,7 @@ pub(super) fn run_slipping<M: Model>(
                     // the slip turned away from its reference direction: watch it along
                     // the new one
                     start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
-                    None
+                    Vec::new()
                 } else {
                     let mut grip = mask.clone();
                     grip[c] = false;
@@ -348,30 +491,46 @@ pub(super) fn run_slipping<M: Model>(
                     if solver.loads[c].friction_margin >= 0.0 {
                         mask = grip;
                         qd = qd_grip;
-                        Some(ContactEvent::Stick)
+                        vec![(contact, ContactEvent::Stick)]
                     } else {
-                        // rolling would need more than mu N: it slides on, the way rolling
-                        // pulls it
-                        start[c] = slip_start(&solver, c);
-                        None
+                        // rolling would need more than mu N: it slides on, against the force
+                        // rolling needs from here (and others may start with it)
+                        let started = start_sliding(
+                            &mut solver,
+                            te,
+                            (&q, &qd),
+                            &u,
+                            &mut grip,
+                            &mut start,
+                            c,
+                        )?;
+                        mask = grip;
+                        started
+                            .iter()
+                            .filter(|&&k| k != c)
+                            .map(|&k| (spec.names[k], ContactEvent::Slip))
+                            .collect()
                     }
                 }
             }
         };
-        if let Some(event) = recorded {
+        if !recorded.is_empty() {
             solver.solve(te, &q, &qd, &u, &mask, &start)?;
             let x: Vec<f64> = q.iter().chain(&qd).copied().collect();
             let dx: Vec<f64> = qd.iter().chain(&solver.qdd).copied().collect();
-            out.push_event(
-                Event {
+            // one state after, for the events that happened together
+            for (n, (contact, event)) in recorded.into_iter().enumerate() {
+                let e = Event {
                     t: te,
                     kind: EventKind::Contact { contact, event },
-                },
-                &x,
-                &dx,
-                &u,
-            )?;
-            out.push_contacts(&solver.loads, &mask);
+                };
+                if n == 0 {
+                    out.push_event(e, &x, &dx, &u)?;
+                    out.push_contacts(&solver.loads, &mask);
+                } else {
+                    out.add_event(e);
+                }
+            }
         }
     }
 }
@@ -389,7 +548,89 @@ fn solver_slip(
     Ok(s.slip[c])
 }
 
-/// `-F_t / |F_t|` of contact `c` in the last solution: the direction it starts sliding in.
+/// Contact `first` starts sliding at `(t, q, dot(q))`, where it rolled in `mask` and the
+/// friction it needs has reached `mu N`; so do the contacts with friction at their limit
+/// there too, and a contact's partner on its axle where the pair can only slide together.
+/// Each slides against the force rolling needed, within the rows it frees: the friction
+/// force is continuous (`design/contact_forces.md`, 6.3), and a direction is kept only where
+/// the slip it starts goes the same way. The contacts that started, `first` first.
+#[allow(clippy::too_many_arguments)]
+fn start_sliding(
+    s: &mut Sliding<'_>,
+    t: f64,
+    (q, qd): (&[f64], &[f64]),
+    u: &[f64],
+    mask: &mut [bool],
+    start: &mut [[f64; 3]],
+    first: usize,
+) -> Result<Vec<usize>, Error> {
+    let spec = s.spec();
+    let k = mask.len();
+    let painleve = |c: usize| Error::Painleve {
+        contact: spec.names[c],
+        t,
+        state: crate::__private::concat(q, qd),
+    };
+    s.solve(t, q, qd, u, mask, start)?;
+    let pull: Vec<[f64; 3]> = (0..k).map(|c| slip_start(s, c)).collect();
+    let mut started = vec![first];
+    for (c, (l, rolls)) in s.loads.iter().zip(mask.iter().map(|m| !m)).enumerate() {
+        let limit = 1e-9 * (1.0 + l.normal.abs());
+        if c != first && rolls && spec.friction[c] && l.friction_margin <= limit {
+            started.push(c);
+        }
+    }
+    for _ in 0..=k {
+        for &c in &started {
+            mask[c] = true;
+            start[c] = [0.0; 3];
+        }
+        s.solve(t, q, qd, u, mask, start)?;
+        for &c in &started {
+            let d = s.free_part(c, pull[c]);
+            let len = norm3(d);
+            if len.is_nan() || len <= 1e-9 {
+                return Err(painleve(c));
+            }
+            start[c] = [d[0] / len, d[1] / len, d[2] / len];
+        }
+        s.solve(t, q, qd, u, mask, start)?;
+        // a slip that would start against its friction: the contact's partner on its axle
+        // slides with it, or nothing is consistent
+        let mut more = Vec::new();
+        for &c in &started {
+            let a = s.slip_acceleration(c);
+            let along = a[0] * start[c][0] + a[1] * start[c][1] + a[2] * start[c][2];
+            if along >= -1e-9 * (1.0 + norm3(a)) {
+                continue;
+            }
+            let partner = (0..k).find(|&p| {
+                !mask[p]
+                    && (spec.contacts[c].shares_lateral_with == Some(p)
+                        || spec.contacts[p].shares_lateral_with == Some(c))
+            });
+            match partner {
+                Some(p) if !more.contains(&p) => more.push(p),
+                Some(_) => {}
+                None => return Err(painleve(c)),
+            }
+        }
+        if more.is_empty() {
+            if let Some(&c) = started.iter().find(|&&c| s.loads[c].normal <= 0.0) {
+                return Err(painleve(c));
+            }
+            return Ok(started);
+        }
+        started.extend(more);
+    }
+    Err(painleve(first))
+}
+
+fn norm3(v: [f64; 3]) -> f64 {
+    libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+}
+
+/// `-F_t / |F_t|` of contact `c` in the last solution: the way rolling pulled it.
 fn slip_start(s: &Sliding<'_>, c: usize) -> [f64; 3] {
     let l = &s.loads[c];
     let up = s.up(c);

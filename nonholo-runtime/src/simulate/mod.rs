@@ -144,14 +144,16 @@ pub fn simulate_controlled<M: Model, C: Controller + ?Sized>(
     t: Range<f64>,
     options: &Options,
 ) -> Result<Trajectory, SimulationError> {
-    /// A `?Sized` controller as a `dyn` one.
-    struct Unsized<'c, C: ?Sized>(&'c mut C);
-    impl<C: Controller + ?Sized> Controller for Unsized<'_, C> {
-        fn control(&mut self, t: f64, state: &[f64], u: &mut [f64]) -> Result<(), Error> {
-            self.0.control(t, state, u)
-        }
-    }
     simulate_with(model, Some(&mut Unsized(controller)), state0, t, options)
+}
+
+/// A `?Sized` controller as a `dyn` one.
+struct Unsized<'c, C: ?Sized>(&'c mut C);
+
+impl<C: Controller + ?Sized> Controller for Unsized<'_, C> {
+    fn control(&mut self, t: f64, state: &[f64], u: &mut [f64]) -> Result<(), Error> {
+        self.0.control(t, state, u)
+    }
 }
 
 /// Integrate `model` from `q0` and `dot(q)0` over the time span `t`, through the events of
@@ -162,6 +164,14 @@ pub fn simulate_controlled<M: Model, C: Controller + ?Sized>(
 /// breaks a constraint); from there it is [`simulate`], with every event recorded
 /// ([`Trajectory::events`]) and the state before and after each at its time. A run without
 /// events is [`simulate`] from that state, sample for sample.
+///
+/// A model whose rolling contacts declare `friction` (with [`Options::contact_checks`] on,
+/// the default) may slip and grip again (`nonholo::guide::hybrid_motion`): a contact whose
+/// rows `dot(q)0` breaks starts sliding, the others roll; each switch is an event
+/// ([`ContactEvent::Slip`](crate::ContactEvent::Slip),
+/// [`ContactEvent::Stick`](crate::ContactEvent::Stick)); the samples are `[q, dot(q)]` in every
+/// mode, with the contact loads and [`Trajectory::sliding`]. While every contact rolls, `q`
+/// is [`simulate`]'s bit for bit.
 ///
 /// ```
 /// use nonholo_runtime::{simulate_hybrid, Model, Options};
@@ -191,7 +201,7 @@ pub fn simulate_hybrid<M: Model>(
     options: &Options,
 ) -> Result<Trajectory, SimulationError> {
     if let Some(released) = model.__released().filter(|_| options.contact_checks) {
-        return simulate_slipping(model, released, q0, qdot0, t, options);
+        return simulate_slipping(model, released, None, q0, qdot0, t, options);
     }
     let state0 = hybrid_start(model, q0, qdot0, t.start)?;
     simulate_with(model, None, state0.as_ref(), t, options)
@@ -202,6 +212,7 @@ pub fn simulate_hybrid<M: Model>(
 fn simulate_slipping<M: Model>(
     model: &M,
     released: &dyn crate::__private::Released,
+    mut controller: Option<&mut dyn Controller>,
     q0: &[f64],
     qdot0: &[f64],
     t: Range<f64>,
@@ -210,7 +221,7 @@ fn simulate_slipping<M: Model>(
     let spec = released.spec();
     let mut traj = Trajectory::from_names_with_inputs(M::COORDINATES, spec.velocities, M::INPUTS);
     traj.record_contacts(spec.names);
-    let run = |traj: &mut Trajectory| -> Result<(), Error> {
+    let mut run = |traj: &mut Trajectory| -> Result<(), Error> {
         validate_layout::<M>()?;
         for (what, found) in [("q0", q0.len()), ("qdot0", qdot0.len())] {
             if found != M::NQ {
@@ -232,9 +243,13 @@ fn simulate_slipping<M: Model>(
         if let Some(s) = &samples {
             traj.reserve(s.len());
         }
+        if let (true, Some(dt)) = (controller.is_some(), options.control_period) {
+            drive::Instants::check(t.start, t.end, dt)?;
+        }
         hybrid::run_slipping(
             model,
             released,
+            controller.take(),
             (q0, qdot0),
             &t,
             options,
@@ -253,7 +268,9 @@ fn simulate_slipping<M: Model>(
 
 /// [`simulate_hybrid`] with the inputs set by `controller`, as in [`simulate_controlled`]:
 /// continuous feedback, or sampled at [`Options::control_period`], whose held inputs go on
-/// unchanged through an event (the state is continuous up to it).
+/// unchanged through an event (the state is continuous up to it). For a model whose
+/// contacts may slip, the controller sees `[q, dot(q)]` in every mode (the record's layout),
+/// and its control instants keep their times through every switch.
 ///
 /// ```
 /// use nonholo_runtime::{simulate_hybrid_controlled, Options};
@@ -279,6 +296,10 @@ pub fn simulate_hybrid_controlled<M: Model, C: Controller + ?Sized>(
     t: Range<f64>,
     options: &Options,
 ) -> Result<Trajectory, SimulationError> {
+    if let Some(released) = model.__released().filter(|_| options.contact_checks) {
+        let mut c = Unsized(controller);
+        return simulate_slipping(model, released, Some(&mut c), q0, qdot0, t, options);
+    }
     let state0 = hybrid_start(model, q0, qdot0, t.start)?;
     simulate_controlled(model, controller, state0.as_ref(), t, options)
 }
@@ -329,6 +350,7 @@ fn simulate_with<'a, M: Model>(
             options,
             samples.as_deref(),
             &mut traj,
+            None,
         )
     }) {
         Ok(()) => Ok(traj),
@@ -474,6 +496,15 @@ fn roundoff(t: f64, dt: f64) -> f64 {
     100.0 * f64::EPSILON * (t.abs() + dt.abs())
 }
 
+/// A run that goes on from where another left off (a phase of a run whose contacts slip):
+/// the control instants keep the first run's origin, and the inputs held there are held on.
+#[derive(Clone, Copy)]
+struct Resume<'a> {
+    origin: f64,
+    held: &'a [f64],
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run<'a, M: Model>(
     model: &'a M,
     controller: Option<&'a mut (dyn Controller + 'a)>,
@@ -482,16 +513,27 @@ fn run<'a, M: Model>(
     o: &Options,
     samples: Option<&[f64]>,
     traj: &mut Trajectory,
+    resume: Option<Resume<'_>>,
 ) -> Result<(), Error> {
     let t0 = t.start;
     let t_end = samples.and_then(|s| s.last().copied()).unwrap_or(t.end);
     let monitor =
         (o.monitor_constraints && o.constraint_tol < f64::INFINITY).then_some(o.constraint_tol);
     let period = o.control_period.filter(|_| controller.is_some());
-    let instants = period.map(|dt| Instants::new(t0, dt, t_end));
+    let origin = resume.map_or(t0, |r| r.origin);
+    let instants = period.map(|dt| Instants::new(origin, dt, t_end));
     let field = Field::new(model, controller, period.is_some());
     run_plant(
-        &field, state0, t0, t_end, o, samples, traj, monitor, instants,
+        &field,
+        state0,
+        t0,
+        t_end,
+        o,
+        samples,
+        traj,
+        monitor,
+        instants,
+        resume.map(|r| r.held),
     )
 }
 
@@ -508,12 +550,19 @@ fn run_plant(
     traj: &mut Trajectory,
     monitor: Option<f64>,
     instants: Option<Instants>,
+    held: Option<&[f64]>,
 ) -> Result<(), Error> {
     if field.mode() == Mode::Held {
-        // The inputs of the first hold interval, before anything is evaluated with them.
-        field.sample_and_hold(t0, state0)?;
+        // The inputs of the first hold interval, before anything is evaluated with them (or
+        // those a resumed run held).
+        match held {
+            Some(u) => field.hold(u),
+            None => {
+                field.sample_and_hold(t0, state0)?;
+            }
+        }
     }
-    let (stop, _) = instants.map_or((t_end, false), |i| i.stop(0));
+    let (stop, _) = instants.map_or((t_end, false), |i| i.stop(i.interval_at(t0)));
     let roots = Roots::new(o, field);
     let roots = roots.active().then_some(&roots);
     let drive = Drive {

@@ -141,6 +141,51 @@ impl<'m> Sliding<'m> {
         self.spec
     }
 
+    /// `v`'s part along the rows contact `c` frees in the last solution (its tangential rows
+    /// switched off): the directions it can slip in.
+    pub(super) fn free_part(&self, c: usize, v: [f64; 3]) -> [f64; 3] {
+        let (rows, n) = self.tangent[c];
+        let free: Vec<usize> = rows[..n]
+            .iter()
+            .copied()
+            .filter(|&r| self.col[r] == usize::MAX)
+            .collect();
+        match free[..] {
+            [r] => {
+                let e = self.e(r);
+                let a = dot(e, v) / dot(e, e);
+                [a * e[0], a * e[1], a * e[2]]
+            }
+            [_, _] => self.in_rows(c, v).map_or([0.0; 3], |(_, p)| p),
+            _ => [0.0; 3],
+        }
+    }
+
+    /// The acceleration of contact `c`'s slip in the last solution: the tangent vector whose
+    /// components along its rows' `e` are the rows' rates `C qdd + drift`.
+    pub(super) fn slip_acceleration(&self, c: usize) -> [f64; 3] {
+        let nq = self.spec.nq;
+        let (rows, n) = self.tangent[c];
+        let mut rate = [0.0; 2];
+        for (k, &r) in rows[..n].iter().enumerate() {
+            let cr = &self.terms[self.off[1] + r * nq..self.off[1] + (r + 1) * nq];
+            let cq: f64 = cr.iter().zip(&self.qdd).map(|(a, b)| a * b).sum();
+            rate[k] = cq + self.terms[self.off[2] + r];
+        }
+        let (e0, e1) = (self.e(rows[0]), self.e(rows[1]));
+        if n == 1 {
+            let a = rate[0] / dot(e0, e0);
+            return [a * e0[0], a * e0[1], a * e0[2]];
+        }
+        let (g00, g01, g11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
+        let det = g00 * g11 - g01 * g01;
+        let a = [
+            (g11 * rate[0] - g01 * rate[1]) / det,
+            (g00 * rate[1] - g01 * rate[0]) / det,
+        ];
+        core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i])
+    }
+
     /// Contact `c`'s `up` in the last solution.
     pub(super) fn up(&self, c: usize) -> [f64; 3] {
         self.geo(c, 3)
@@ -662,13 +707,14 @@ impl<'m> Sliding<'m> {
                 self.lambda[r] * e[1],
                 self.lambda[r] * e[2],
             ];
-            let (n_c, n_j) = (
-                dot(self.loads[c].force, self.geo(c, 3)),
-                dot(self.loads[j].force, self.geo(j, 3)),
-            );
+            let geo = |c: usize| {
+                &self.terms[self.off[5] + PER_CONTACT * c..self.off[5] + PER_CONTACT * (c + 1)]
+            };
             let share = match (sliding[c], sliding[j]) {
-                (false, false) if n_c + n_j > 0.0 => n_c / (n_c + n_j),
-                (false, false) => 0.5,
+                (false, false) => crate::private::contact_rows::lateral_share(
+                    (self.loads[c].force, geo(c)),
+                    (self.loads[j].force, geo(j)),
+                ),
                 (false, true) => 1.0,
                 _ => 0.0,
             };

@@ -29,7 +29,9 @@ impl Trajectory {
     ///   [`force`](crate::ContactLoad::force) on the wheel, root components) and `W.util`
     ///   (the friction [`utilization`](crate::ContactLoad::utilization) `|F_t| / (mu N)`,
     ///   `NaN` for a contact without `friction: mu`);
-    /// - `R.q` for each coordinate `q`: the reactions `R = A ddot(q) + h - F`.
+    /// - `R.q` for each coordinate `q`: the reactions `R = A ddot(q) + h - F`; for a run
+    ///   whose contacts slip ([`Trajectory::sliding`]) instead `W.slides` per contact, `1`
+    ///   while it slides and `0` while it rolls.
     ///
     /// Numbers are written in Rust's shortest round-trip form (`{:?}`, `NaN` for not a
     /// number) as [`Trajectory::to_csv_string`] writes them: parsing them back gives the
@@ -65,7 +67,17 @@ impl Trajectory {
     /// ```
     pub fn contact_csv_string<M: Contacts>(&self, model: &M) -> Result<String, Error> {
         let loads = self.contact_loads(model)?;
-        let reactions = self.reactions(model)?;
+        let slipping = !self.contact_names.is_empty();
+        let reactions = if slipping {
+            (0..self.len())
+                .map(|i| {
+                    let flags = self.sliding(i).unwrap_or_default();
+                    flags.iter().map(|s| f64::from(u8::from(*s))).collect()
+                })
+                .collect()
+        } else {
+            self.reactions(model)?
+        };
         let per_row = 1 + 7 * M::CONTACTS.len() + M::NQ;
         let mut s = String::with_capacity(64 * per_row + 24 * per_row * self.len());
         s.push('t');
@@ -76,8 +88,14 @@ impl Trajectory {
                 let _ = write!(s, ",{wheel}.{column}");
             }
         }
-        for q in M::COORDINATES {
-            let _ = write!(s, ",R.{q}");
+        if slipping {
+            for contact in M::CONTACTS {
+                let _ = write!(s, ",{}.slides", wheel_name(contact));
+            }
+        } else {
+            for q in M::COORDINATES {
+                let _ = write!(s, ",R.{q}");
+            }
         }
         s.push('\n');
         for ((t, loads), reactions) in self.times().iter().zip(&loads).zip(&reactions) {

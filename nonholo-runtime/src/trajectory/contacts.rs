@@ -129,7 +129,12 @@ impl Trajectory {
     /// [`Trajectory::check_model`] and the inputs: `Ok(u = 0)` (the inputs a trajectory
     /// recorded without any stands for) when the samples fit `M`.
     pub(crate) fn check_inputs<M: crate::Model>(&self) -> Result<Vec<f64>, Error> {
-        self.check_model::<M>()?;
+        // a run whose contacts slip records [q, dot(q)] with its loads
+        let slipping =
+            !self.contact_names.is_empty() && self.nq == M::NQ && self.dim() == 2 * M::NQ;
+        if !slipping {
+            self.check_model::<M>()?;
+        }
         if self.nu() != M::NU && self.nu() != 0 {
             return Err(Error::Dimension {
                 what: "trajectory inputs",
@@ -159,6 +164,12 @@ impl Trajectory {
     /// The contacts a run whose contacts may slip recorded (empty otherwise).
     pub fn contact_names(&self) -> &[&'static str] {
         &self.contact_names
+    }
+
+    /// The loads a run whose contacts slip recorded at sample `i`.
+    pub(crate) fn recorded_loads(&self, i: usize) -> Option<&[ContactLoad]> {
+        let k = self.contact_names.len();
+        (k > 0 && i < self.len()).then(|| &self.loads[i * k..(i + 1) * k])
     }
 
     /// Start recording the loads and modes of the contacts `names`.

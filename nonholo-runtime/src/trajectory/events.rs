@@ -61,6 +61,12 @@ impl Trajectory {
         &self.events
     }
 
+    /// Record another event at the time of the last one (which recorded the state after
+    /// both).
+    pub(crate) fn add_event(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
     /// Record an event at `t` and the state after it (`dstate`, `u` there), at the time of
     /// the last sample (the state before it).
     pub(crate) fn push_event(

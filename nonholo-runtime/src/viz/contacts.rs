@@ -59,9 +59,17 @@ impl ContactTrack {
                 Some(stored) if samples[k] == t => state.copy_from_slice(stored),
                 _ => tr.at_into(t, &mut state)?,
             }
-            let u = tr.input(k).filter(|u| u.len() == M::NU).unwrap_or(&zero_u);
             let out = &mut out[..nc];
-            model.contact_loads(t, &state, u, out)?;
+            if let Some(recorded) = tr
+                .recorded_loads(k)
+                .filter(|_| tr.contact_names() == M::CONTACTS)
+            {
+                // a run whose contacts slip: the loads of its mode, held between samples
+                out.copy_from_slice(recorded);
+            } else {
+                let u = tr.input(k).filter(|u| u.len() == M::NU).unwrap_or(&zero_u);
+                model.contact_loads(t, &state, u, out)?;
+            }
             if !out
                 .iter()
                 .all(|l| l.force.iter().chain(&l.point).all(|x| x.is_finite()))

@@ -109,7 +109,9 @@ impl Track {
         max_rate: f64,
         span: Option<(f64, f64)>,
     ) -> Result<Self, Error> {
-        if tr.nq() != M::NQ || tr.dim() != M::DIM {
+        // a run whose contacts slip records [q, dot(q)]
+        let slipping = !tr.contact_names().is_empty() && tr.dim() == 2 * M::NQ;
+        if tr.nq() != M::NQ || (tr.dim() != M::DIM && !slipping) {
             return Err(Error::Dimension {
                 what: "trajectory state (its model's DIM)",
                 expected: M::DIM,
