@@ -203,7 +203,10 @@ fn wheels_on_one_axle_share_the_lateral_force_by_their_capacities() {
     println!("{left:?}\n{right:?}");
     assert!(left.lateral.abs() > 1e-3, "a turn needs a lateral force");
     let capacity = |w: &ContactLoad| ((r.mu * w.normal).powi(2) - w.longitudinal.powi(2)).sqrt();
-    let (a, b) = (left.lateral / capacity(&left), right.lateral / capacity(&right));
+    let (a, b) = (
+        left.lateral / capacity(&left),
+        right.lateral / capacity(&right),
+    );
     assert!((a - b).abs() < 1e-12 * a.abs().max(1.0), "{a} vs {b}");
     // both at the limit at once: scaled to it, each needs exactly mu N
     let total = left.lateral + right.lateral;

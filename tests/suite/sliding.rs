@@ -317,3 +317,70 @@ fn a_robot_started_with_spinning_wheels_slips_until_each_wheel_grips() {
         + 0.5 * robot.i_wa * (20.0f64.powi(2) + 14.0f64.powi(2));
     assert!(e_end < e0, "{e_end} < {e0}");
 }
+
+#[test]
+fn controllers_run_through_the_switches_on_their_own_clock() {
+    // a burst of the motors spins the left wheel (it slips), then it grips: the sampled
+    // controller's instants keep their times through the switches, and every controller sees
+    // [q, dot(q)]
+    let robot = DiffDriveRobot {
+        mu: 0.3,
+        ..DiffDriveRobot::default()
+    };
+    let mut seen = Vec::new();
+    let mut motors = |t: f64, x: &[f64], u: &mut [f64]| {
+        seen.push((t, x.len()));
+        if t < 0.3 {
+            u[0] = 0.9;
+            u[1] = 0.7;
+        }
+    };
+    let o = Options::default().control_period(0.05).sample_every(0.01);
+    let tr = simulate_hybrid_controlled(&robot, &mut motors, &[0.0; 7], &[0.0; 7], 0.0..0.8, &o)
+        .expect("a burst");
+    assert!(seen.iter().all(|(_, n)| *n == 14));
+    // one call per instant, on the grid t = 0.05 k
+    for (t, _) in &seen {
+        let k = (t / 0.05).round();
+        assert!((t - 0.05 * k).abs() < 1e-12, "controller called at {t}");
+    }
+    let ks: Vec<i64> = seen
+        .iter()
+        .map(|(t, _)| (t / 0.05).round() as i64)
+        .collect();
+    assert_eq!(ks, (0..=16).collect::<Vec<_>>());
+    let kinds: Vec<_> = tr.events().iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds.first(),
+        Some(&EventKind::Contact {
+            contact: "left on ground",
+            event: ContactEvent::Slip
+        })
+    );
+    assert!(kinds.contains(&EventKind::Contact {
+        contact: "left on ground",
+        event: ContactEvent::Stick
+    }));
+    // the inputs recorded are the held ones: the burst until 0.3, nothing after
+    for i in 0..tr.len() {
+        let (t, u) = (tr.times()[i], tr.input(i).unwrap());
+        let on = t < 0.3 - 1e-12;
+        assert_eq!(u, if on { [0.9, 0.7] } else { [0.0, 0.0] }, "u at {t}");
+    }
+    // and continuous feedback the same way, every evaluation seeing [q, dot(q)]
+    let mut feedback = |t: f64, x: &[f64], u: &mut [f64]| {
+        assert_eq!(x.len(), 14);
+        if t < 0.3 {
+            u[0] = 0.9;
+            u[1] = 0.7;
+        }
+    };
+    let o = Options::default().sample_every(0.01);
+    let fb = simulate_hybrid_controlled(&robot, &mut feedback, &[0.0; 7], &[0.0; 7], 0.0..0.8, &o)
+        .expect("a burst under feedback");
+    // rolling needs more than mu N at once: the sample before the slip, then the one after
+    assert_eq!(fb.times()[..2], [0.0, 0.0]);
+    assert_eq!(fb.sliding(0).unwrap(), [false, false, false]);
+    assert_eq!(fb.sliding(1).unwrap(), [true, false, false]);
+    assert_eq!(fb.events()[0].t, 0.0);
+}
