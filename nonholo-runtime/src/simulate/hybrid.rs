@@ -340,7 +340,9 @@ pub(super) fn run_slipping<M: Model>(
             let i = s.partition_point(|&ts| ts <= tc);
             &s[i..]
         });
-        if rest.is_some_and(<[f64]>::is_empty) && !first {
+        let at_end = tc >= t_end - super::roundoff(t_end, t_end - t.start);
+        if !first && (at_end || rest.is_some_and(<[f64]>::is_empty)) {
+            // a switch at the end of the span: recorded, nothing left to run
             return Ok(());
         }
         let seg_samples = if first { samples } else { rest };

@@ -167,17 +167,20 @@ impl Trajectory {
     }
 
     /// The loads a run whose contacts slip recorded at sample `i`.
+    #[cfg_attr(not(feature = "diffsol"), allow(dead_code))]
     pub(crate) fn recorded_loads(&self, i: usize) -> Option<&[ContactLoad]> {
         let k = self.contact_names.len();
         (k > 0 && i < self.len()).then(|| &self.loads[i * k..(i + 1) * k])
     }
 
     /// Start recording the loads and modes of the contacts `names`.
+    #[cfg_attr(not(feature = "diffsol"), allow(dead_code))]
     pub(crate) fn record_contacts(&mut self, names: &[&'static str]) {
         self.contact_names = names.to_vec();
     }
 
     /// The loads and modes of the last sample pushed.
+    #[cfg_attr(not(feature = "diffsol"), allow(dead_code))]
     pub(crate) fn push_contacts(&mut self, loads: &[ContactLoad], sliding: &[bool]) {
         self.loads.extend_from_slice(loads);
         self.sliding.extend_from_slice(sliding);

@@ -63,12 +63,14 @@ impl Trajectory {
 
     /// Record another event at the time of the last one (which recorded the state after
     /// both).
+    #[cfg_attr(not(feature = "diffsol"), allow(dead_code))]
     pub(crate) fn add_event(&mut self, event: Event) {
         self.events.push(event);
     }
 
     /// Record an event at `t` and the state after it (`dstate`, `u` there), at the time of
     /// the last sample (the state before it).
+    #[cfg_attr(not(feature = "diffsol"), allow(dead_code))]
     pub(crate) fn push_event(
         &mut self,
         event: Event,
