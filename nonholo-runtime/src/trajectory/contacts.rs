@@ -167,7 +167,7 @@ impl Trajectory {
     }
 
     /// The loads a run whose contacts slip recorded at sample `i`.
-    #[cfg_attr(not(feature = "diffsol"), allow(dead_code))]
+    #[cfg_attr(not(feature = "viz"), allow(dead_code))]
     pub(crate) fn recorded_loads(&self, i: usize) -> Option<&[ContactLoad]> {
         let k = self.contact_names.len();
         (k > 0 && i < self.len()).then(|| &self.loads[i * k..(i + 1) * k])
