@@ -172,18 +172,7 @@ impl<'m> Sliding<'m> {
             let cq: f64 = cr.iter().zip(&self.qdd).map(|(a, b)| a * b).sum();
             rate[k] = cq + self.terms[self.off[2] + r];
         }
-        let (e0, e1) = (self.e(rows[0]), self.e(rows[1]));
-        if n == 1 {
-            let a = rate[0] / dot(e0, e0);
-            return [a * e0[0], a * e0[1], a * e0[2]];
-        }
-        let (g00, g01, g11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
-        let det = g00 * g11 - g01 * g01;
-        let a = [
-            (g11 * rate[0] - g01 * rate[1]) / det,
-            (g00 * rate[1] - g01 * rate[0]) / det,
-        ];
-        core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i])
+        self.tangent_of(c, rate).map_or([0.0; 3], |(_, a)| a)
     }
 
     /// Contact `c`'s `up` in the last solution.
@@ -222,11 +211,19 @@ impl<'m> Sliding<'m> {
     /// (`E = [e_r]`), and `E a`, `v`'s part in the tangent plane; `None` when the rows'
     /// directions are dependent.
     fn in_rows(&self, c: usize, v: [f64; 3]) -> Option<([f64; 2], [f64; 3])> {
+        let (rows, _) = self.tangent[c];
+        self.tangent_of(c, [dot(self.e(rows[0]), v), dot(self.e(rows[1]), v)])
+    }
+
+    /// `a = (E^T E)^-1 b` for the tangential rows of contact `c` (`E = [e_r]`), and the
+    /// tangent vector `E a`, whose components along the rows' `e` are `b`; `None` when the
+    /// rows' directions are dependent.
+    fn tangent_of(&self, c: usize, b: [f64; 2]) -> Option<([f64; 2], [f64; 3])> {
         let (rows, n) = self.tangent[c];
         let (e0, e1) = (self.e(rows[0]), self.e(rows[1]));
         if n == 1 {
             let d = dot(e0, e0);
-            let a = dot(e0, v) / d;
+            let a = b[0] / d;
             return (d > 0.0).then_some(([a, 0.0], [a * e0[0], a * e0[1], a * e0[2]]));
         }
         let (g00, g01, g11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
@@ -234,31 +231,20 @@ impl<'m> Sliding<'m> {
         if det <= 1e-14 * g00 * g11 {
             return None;
         }
-        let (b0, b1) = (dot(e0, v), dot(e1, v));
-        let a = [(g11 * b0 - g01 * b1) / det, (g00 * b1 - g01 * b0) / det];
-        let p = core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i]);
-        Some((a, p))
+        let a = [
+            (g11 * b[0] - g01 * b[1]) / det,
+            (g00 * b[1] - g01 * b[0]) / det,
+        ];
+        Some((a, core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i])))
     }
 
     /// The slip velocity of contact `c`: the tangent vector whose components along its
     /// rows' `e` are the rows' values.
     fn slip_velocity(&self, c: usize) -> Option<[f64; 3]> {
-        let (rows, n) = self.tangent[c];
+        let (rows, _) = self.tangent[c];
         let rho = |r: usize| self.terms[self.off[3] + r];
-        let (e0, e1) = (self.e(rows[0]), self.e(rows[1]));
-        if n == 1 {
-            let d = dot(e0, e0);
-            let a = rho(rows[0]) / d;
-            return (d > 0.0).then_some([a * e0[0], a * e0[1], a * e0[2]]);
-        }
-        let (g00, g01, g11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
-        let det = g00 * g11 - g01 * g01;
-        if det <= 1e-14 * g00 * g11 {
-            return None;
-        }
-        let (b0, b1) = (rho(rows[0]), rho(rows[1]));
-        let a = [(g11 * b0 - g01 * b1) / det, (g00 * b1 - g01 * b0) / det];
-        Some(core::array::from_fn(|i| a[0] * e0[i] + a[1] * e1[i]))
+        self.tangent_of(c, [rho(rows[0]), rho(rows[1])])
+            .map(|(_, v)| v)
     }
 
     /// The dynamics at `(t, q, dot(q))` with the contacts `sliding` (each in the direction
@@ -395,7 +381,7 @@ impl<'m> Sliding<'m> {
                 self.b[self.col[r]]
             };
         }
-        self.place(t, q, qd, u, sliding, with_balance, n)
+        self.place(t, q, qd, u, sliding, with_balance)
     }
 
     /// The terms at `(t, q, dot(q))`, each contact's tangential rows, and the unknown of

@@ -124,7 +124,6 @@ impl Sliding<'_> {
         u: &[f64],
         sliding: &[bool],
         with_balance: bool,
-        n: usize,
     ) -> Result<(), Error> {
         let spec = self.spec;
         let k = spec.contacts.len();
@@ -236,7 +235,6 @@ impl Sliding<'_> {
                 self.loads[j].force[d] -= share * lat[d];
             }
         }
-        let _ = n;
         for c in 0..k {
             let (up, axle, mu) = (self.geo(c, 3), self.geo(c, 6), self.mu(c));
             let load = &mut self.loads[c];
