@@ -1,7 +1,7 @@
 //! The generated right-hand sides and their Jacobian-vector products allocate nothing per
 //! call, nor do the explicit integrators per step (a counting global allocator).
 
-use nonholo::models::{ParallelPoints, RollingDiskPendulum, Skate, WhippleBicycle};
+use nonholo::models::{DiffDriveRobot, ParallelPoints, RollingDiskPendulum, Skate, WhippleBicycle};
 use nonholo::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -152,6 +152,39 @@ fn explicit_steps_allocate_nothing() {
         let (a, b) = (run_allocations(method, 1.0), run_allocations(method, 100.0));
         println!("{method:?}: (allocations, steps) {a:?} over 1 s, {b:?} over 100 s");
     }
+}
+
+/// Allocations of one `simulate_hybrid` run over `0..t1` of the robot with its wheels spun
+/// and its chassis turning on nearly frictionless ground (all three slide throughout) that records a single sample, and
+/// the steps it took.
+fn sliding_allocations(t1: f64) -> (usize, usize) {
+    let robot = DiffDriveRobot {
+        mu: 0.001,
+        ..DiffDriveRobot::default()
+    };
+    let (q0, qd0) = ([0.0; 7], [0.5, 0.0, 2.0, 20.0, 14.0, 0.0, 0.0]);
+    let o = Options::default().rtol(1e-10).atol(1e-12);
+    let tr = simulate_hybrid(&robot, &q0, &qd0, 0.0..t1, &o).expect("run");
+    assert!(tr.events().is_empty(), "{:?}", tr.events());
+    assert!((0..tr.len()).all(|i| tr.sliding(i).unwrap().iter().all(|s| *s)));
+    let steps = tr.len() - 1;
+    let one_sample = o.sample_times(vec![t1]);
+    let before = allocations();
+    let tr = simulate_hybrid(&robot, &q0, &qd0, 0.0..t1, &one_sample).expect("run");
+    let n = allocations() - before;
+    drop(tr);
+    (n, steps)
+}
+
+#[test]
+fn sliding_steps_allocate_nothing() {
+    // the sliding phases' field (the released model, its LU and the balance) allocates its
+    // scratch once per phase
+    let (short, short_steps) = sliding_allocations(0.5);
+    let (long, long_steps) = sliding_allocations(5.0);
+    println!("{short} allocations in {short_steps} steps, {long} in {long_steps}");
+    assert!(long_steps > 5 * short_steps);
+    assert_eq!(short, long);
 }
 
 /// The per-step calls of control and geometry: `rhs_u`, `rhs_u_jvp`, `jacobians`,

@@ -5,7 +5,7 @@
 
 use nonholo::models::DiffDriveRobot;
 use nonholo::prelude::*;
-use nonholo::{ContactEvent, EventKind, Method};
+use nonholo::{ContactEvent, Error, EventKind, Method};
 use nonholo_test_models::hybrid_events::{UprightDisk, UprightDiskMu, UprightDiskVo};
 
 /// The closed form of the disk thrown at `v0` along `x` without spin: it slides for
@@ -383,4 +383,176 @@ fn controllers_run_through_the_switches_on_their_own_clock() {
     assert_eq!(fb.sliding(0).unwrap(), [false, false, false]);
     assert_eq!(fb.sliding(1).unwrap(), [true, false, false]);
     assert_eq!(fb.events()[0].t, 0.0);
+}
+
+/// The robot (`mu = 0.3`) driven straight, then turned hard until its axle skids sideways,
+/// its motors off from 2.2 s, by `method`.
+fn skid(method: Method) -> Trajectory {
+    let robot = DiffDriveRobot {
+        mu: 0.3,
+        ..DiffDriveRobot::default()
+    };
+    let mut motors = |t: f64, _x: &[f64], u: &mut [f64]| {
+        (u[0], u[1]) = match t {
+            t if t < 1.5 => (0.25, 0.25),
+            t if t < 2.2 => (0.6, -0.3),
+            _ => (0.0, 0.0),
+        };
+    };
+    let o = Options::default()
+        .method(method)
+        .rtol(1e-10)
+        .atol(1e-12)
+        .sample_every(0.01);
+    simulate_hybrid_controlled(&robot, &mut motors, &[0.0; 7], &[0.0; 7], 0.0..4.0, &o)
+        .map_err(|e| e.error)
+        .expect("a skid")
+}
+
+#[test]
+fn a_robot_turned_too_hard_skids_on_both_wheels_and_grips_with_both() {
+    // the axle's lateral slip is one for both wheels: they slip together, and the grip of
+    // one stops the other's (its slip was that lateral slip)
+    let robot = DiffDriveRobot {
+        mu: 0.3,
+        ..DiffDriveRobot::default()
+    };
+    // (Esdirk34's Newton iterations fail where the two slips pass through zero together at
+    // 2.4704 s and slide on reversed: the friction's direction turns there within a step)
+    let runs: Vec<(Method, Trajectory)> = [Method::Tsit45, Method::Dop853, Method::Bdf]
+        .into_iter()
+        .map(|m| (m, skid(m)))
+        .collect();
+    let reference = &runs[0].1;
+    let times = |tr: &Trajectory| -> (f64, f64) {
+        let ev = tr.events();
+        assert_eq!(ev.len(), 4, "{ev:?}");
+        for (i, e) in ev.iter().enumerate() {
+            let want = if i < 2 {
+                ContactEvent::Slip
+            } else {
+                ContactEvent::Stick
+            };
+            let EventKind::Contact { contact, event } = e.kind else {
+                panic!("{:?}", e.kind)
+            };
+            assert_eq!(event, want, "{ev:?}");
+            assert!(contact == "left on ground" || contact == "right on ground");
+        }
+        assert_ne!(ev[0].kind, ev[1].kind);
+        assert_ne!(ev[2].kind, ev[3].kind);
+        assert_eq!((ev[0].t, ev[2].t), (ev[1].t, ev[3].t));
+        (ev[0].t, ev[2].t)
+    };
+    let (slip, stick) = times(reference);
+    assert!((1.76..1.77).contains(&slip) && (3.41..3.42).contains(&stick));
+    for (m, tr) in &runs {
+        let (s, g) = times(tr);
+        // the slip is where a smooth guard crosses zero; the grip ends a slip whose friction
+        // turns as 1 / |slip| near its end, which costs the methods their order there
+        assert!((s - slip).abs() < 1e-7, "{m:?}: slip {s} vs {slip}");
+        assert!((g - stick).abs() < 1e-4, "{m:?}: grip {g} vs {stick}");
+    }
+    for (m, tr) in &runs {
+        let loads = tr.contact_loads(&robot).unwrap();
+        for (i, l) in loads.iter().enumerate() {
+            let t = tr.times()[i];
+            let sliding = tr.sliding(i).unwrap();
+            assert_eq!(sliding[0], sliding[1], "{m:?} at {t}");
+            let (s, g) = times(tr);
+            if t != s && t != g {
+                assert_eq!(sliding[0], t > s && t < g, "{m:?} at {t}");
+            }
+            for (c, s) in sliding.iter().enumerate() {
+                assert!(l[c].normal > 0.0);
+                if *s {
+                    assert!(
+                        (l[c].utilization - 1.0).abs() < 1e-9,
+                        "{m:?} sliding at {t}"
+                    );
+                }
+            }
+        }
+        // rolling again with the motors off: its energy stays
+        let energy = |i: usize| {
+            let x = tr.state(i).unwrap();
+            let s = robot
+                .state_from_qdot(tr.times()[i], &x[..7], &x[7..])
+                .unwrap();
+            robot.energy(tr.times()[i], &s).unwrap()
+        };
+        let after: Vec<usize> = (0..tr.len())
+            .filter(|&i| tr.times()[i] > stick + 1e-3)
+            .collect();
+        let e_end = energy(*after.last().unwrap());
+        assert!(
+            (energy(after[0]) - e_end).abs() < 1e-7 * e_end,
+            "{m:?}: {} vs {e_end}",
+            energy(after[0])
+        );
+    }
+}
+
+#[test]
+fn a_wheel_that_lifts_off_ends_the_run_with_the_time_and_the_state() {
+    // motors as strong as these pivot the robot on its caster: at once, or, where friction
+    // limits their push, while the wheels spin
+    let strong = |mu: f64, torque: f64| {
+        let robot = DiffDriveRobot {
+            mu,
+            ..DiffDriveRobot::default()
+        };
+        let mut motors = |_t: f64, _x: &[f64], u: &mut [f64]| u.fill(torque);
+        let o = Options::default()
+            .rtol(1e-10)
+            .atol(1e-12)
+            .sample_every(0.01);
+        let e = simulate_hybrid_controlled(&robot, &mut motors, &[0.0; 7], &[0.0; 7], 0.0..1.0, &o)
+            .expect_err("a lift-off");
+        (robot, e)
+    };
+    let (_, at_once) = strong(5.0, 8.0);
+    let Error::ContactLost { event, t, .. } = at_once.error else {
+        panic!("{}", at_once.error)
+    };
+    assert_eq!((event, t), (ContactEvent::LiftOff, 0.0));
+    let (robot, later) = strong(3.0, 5.0);
+    let Error::ContactLost {
+        contact,
+        event,
+        t,
+        ref state,
+    } = later.error
+    else {
+        panic!("{}", later.error)
+    };
+    assert_eq!(event, ContactEvent::LiftOff);
+    assert!(t > 0.5, "{t}");
+    let tr = &later.partial;
+    // the wheels slid from the start, and the record ends at the lift-off
+    let slips: Vec<_> = tr.events().iter().map(|e| (e.t, e.kind)).collect();
+    assert!(
+        slips.len() == 2
+            && slips.iter().all(|(t, k)| *t == 0.0
+                && matches!(
+                    k,
+                    EventKind::Contact {
+                        event: ContactEvent::Slip,
+                        ..
+                    }
+                )),
+        "{slips:?}"
+    );
+    assert_eq!(tr.sliding(tr.len() - 1).unwrap(), [true, true, false]);
+    let (t_last, x) = tr.last().unwrap();
+    assert_eq!(t_last, t);
+    assert_eq!(x, &state[..]);
+    let c = ["left on ground", "right on ground"]
+        .iter()
+        .position(|n| *n == contact)
+        .expect("a drive wheel");
+    let loads = tr.contact_loads(&robot).unwrap();
+    let weight = (robot.m_c + 2.0 * robot.m_w + robot.m_k) * robot.g;
+    let n = loads.last().unwrap()[c].normal;
+    assert!(n.abs() < 1e-8 * weight, "N = {n} at the lift-off");
 }

@@ -67,6 +67,8 @@ pub(super) fn run_slipping<M: Model>(
     // a contact whose rows dot(q)0 breaks starts sliding, in the direction of its slip
     let mut mask = vec![false; k];
     let mut start = vec![[0.0; 3]; k];
+    // per contact: whether its friction follows its slip (see `SlidingPlant::watch`)
+    let mut armed = vec![false; k];
     solver.solve(tc, &q, &qd, &u, &mask, &start)?;
     let scale = 1e-9 * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(v.abs())));
     for c in 0..k {
@@ -74,6 +76,7 @@ pub(super) fn run_slipping<M: Model>(
         let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         if speed > scale {
             mask[c] = true;
+            armed[c] = true;
             start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
         }
     }
@@ -130,7 +133,7 @@ pub(super) fn run_slipping<M: Model>(
                     period.is_some(),
                 ),
                 &mask,
-                &start,
+                (&start, &armed),
                 tc,
             );
             let mut seg =
@@ -150,6 +153,7 @@ pub(super) fn run_slipping<M: Model>(
                 instants,
                 resume.map(|r| r.held),
             );
+            plant.watch(&mut start, &mut armed);
             (r, seg)
         };
         if let Some(last) = seg.len().checked_sub(1).and_then(|i| seg.input(i)) {
@@ -221,6 +225,9 @@ pub(super) fn run_slipping<M: Model>(
             ContactEvent::Slip => {
                 let started =
                     start_sliding(&mut solver, te, (&q, &qd), &u, &mut mask, &mut start, c)?;
+                for &k in &started {
+                    armed[k] = false;
+                }
                 started
                     .iter()
                     .map(|&k| (spec.names[k], ContactEvent::Slip))
@@ -229,23 +236,23 @@ pub(super) fn run_slipping<M: Model>(
             _ => {
                 let v = solver_slip(&mut solver, te, (&q, &qd), &u, (&mask, &start), c)?;
                 let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-                let still = 1e-6 * (1.0 + qd.iter().fold(0.0f64, |a, x| a.max(x.abs())));
-                if speed > still {
+                if speed > still_speed(&qd) {
                     // the slip turned away from its reference direction: watch it along
                     // the new one
                     start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
                     Vec::new()
                 } else {
-                    let mut grip = mask.clone();
-                    grip[c] = false;
-                    let mut qd_grip = qd.clone();
-                    solver.project(te, &q, &mut qd_grip, &u, &grip)?;
-                    solver.solve(te, &q, &qd_grip, &u, &grip, &start)?;
-                    if solver.loads[c].friction_margin >= 0.0 {
+                    let gripped = try_grip(&mut solver, te, (&q, &qd), &u, &mask, &mut start, c)?;
+                    if let Some((grip, qd_grip, gripped)) = gripped {
                         mask = grip;
                         qd = qd_grip;
-                        vec![(contact, ContactEvent::Stick)]
+                        gripped
+                            .iter()
+                            .map(|&k| (spec.names[k], ContactEvent::Stick))
+                            .collect()
                     } else {
+                        let mut grip = mask.clone();
+                        grip[c] = false;
                         // rolling would need more than mu N: it slides on, against the force
                         // rolling needs from here (and others may start with it)
                         let started = start_sliding(
@@ -258,6 +265,9 @@ pub(super) fn run_slipping<M: Model>(
                             c,
                         )?;
                         mask = grip;
+                        for &k in &started {
+                            armed[k] = false;
+                        }
                         started
                             .iter()
                             .filter(|&&k| k != c)
@@ -377,6 +387,54 @@ fn start_sliding(
         started.extend(more);
     }
     Err(painleve(first))
+}
+
+/// Contact `c`, sliding in `mask` and stopped at `(t, q, dot(q))`, rolls again where rolling
+/// needs no more than `mu N`, with the sliding contacts the projection onto its rows stops
+/// too (its partner on an axle, whose lateral slip is its own): the new mode, `dot(q)` and
+/// the contacts that grip, `c` first. The contacts that slide on are watched along their
+/// slip after the projection. `None` where rolling would need more.
+#[allow(clippy::type_complexity)]
+fn try_grip(
+    s: &mut Sliding<'_>,
+    t: f64,
+    (q, qd): (&[f64], &[f64]),
+    u: &[f64],
+    mask: &[bool],
+    start: &mut [[f64; 3]],
+    c: usize,
+) -> Result<Option<(Vec<bool>, Vec<f64>, Vec<usize>)>, Error> {
+    let mut grip = mask.to_vec();
+    let mut gripped = vec![c];
+    let mut qd_grip = qd.to_vec();
+    for _ in 0..mask.len() {
+        for &g in &gripped {
+            grip[g] = false;
+        }
+        qd_grip.copy_from_slice(qd);
+        s.project(t, q, &mut qd_grip, u, &grip)?;
+        s.solve(t, q, &qd_grip, u, &grip, start)?;
+        let still = still_speed(&qd_grip);
+        let before = gripped.len();
+        gripped.extend((0..mask.len()).filter(|&p| grip[p] && norm3(s.slip[p]) <= still));
+        if gripped.len() == before {
+            break;
+        }
+    }
+    if gripped.iter().any(|&g| s.loads[g].friction_margin < 0.0) {
+        return Ok(None);
+    }
+    for p in (0..mask.len()).filter(|&p| grip[p]) {
+        let v = s.slip[p];
+        let speed = norm3(v);
+        start[p] = [v[0] / speed, v[1] / speed, v[2] / speed];
+    }
+    Ok(Some((grip, qd_grip, gripped)))
+}
+
+/// The slip speed at or below which a contact counts as stopped, at velocities `qd`.
+pub(super) fn still_speed(qd: &[f64]) -> f64 {
+    1e-6 * (1.0 + qd.iter().fold(0.0f64, |a, x| a.max(x.abs())))
 }
 
 fn norm3(v: [f64; 3]) -> f64 {

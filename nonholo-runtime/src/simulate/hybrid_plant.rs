@@ -10,6 +10,13 @@ use super::super::sliding::Sliding;
 use crate::__private::Released;
 use crate::{ContactEvent, Controller, Error};
 
+/// The slip speed past which a sliding contact's friction follows its slip and its Stick
+/// guard is armed, at velocities `qd`: the speed below which a root of the guard counts as
+/// a stop ([`super::still_speed`]).
+fn armed_speed(qd: &[f64]) -> f64 {
+    super::still_speed(qd)
+}
+
 /// The released model with the contacts `mask` sliding, as a vector field on `[q, dot(q)]`,
 /// with its inputs (zero, held, or the controller's at every evaluation).
 pub(super) struct SlidingPlant<'m, 'c> {
@@ -24,6 +31,9 @@ pub(super) struct SlidingPlant<'m, 'c> {
     /// direction at the end of the last accepted step (so that only a slip that reverses
     /// within a step, through zero, changes the guard's sign).
     reference: RefCell<Vec<[f64; 3]>>,
+    /// Per contact: whether its slip has grown past [`ARMED`] (a slip that starts from
+    /// rest starts with zero acceleration, so before that its direction is round-off's).
+    armed: RefCell<Vec<bool>>,
     t_start: f64,
     table: Vec<(&'static str, ContactEvent)>,
     /// Per guard: what it reads, of which contact.
@@ -33,14 +43,22 @@ pub(super) struct SlidingPlant<'m, 'c> {
 }
 
 impl<'m, 'c> SlidingPlant<'m, 'c> {
+    /// Each contact's reference direction and whether it is armed, at the phase's end: what
+    /// the next phase starts from.
+    pub(super) fn watch(&self, start: &mut [[f64; 3]], armed: &mut [bool]) {
+        start.copy_from_slice(&self.reference.borrow());
+        armed.copy_from_slice(&self.armed.borrow());
+    }
+
     pub(super) fn new(
         model: &'m dyn Released,
         (controller, sampled): (Option<&'c mut dyn Controller>, bool),
         mask: &[bool],
-        start: &[[f64; 3]],
+        (start, armed): (&[[f64; 3]], &[bool]),
         t_start: f64,
     ) -> Self {
-        let solver = Sliding::new(model);
+        let mut solver = Sliding::new(model);
+        solver.follow.copy_from_slice(armed);
         let spec = solver.spec();
         let mut table = Vec::new();
         let mut reads = Vec::new();
@@ -72,6 +90,7 @@ impl<'m, 'c> SlidingPlant<'m, 'c> {
             scratch: RefCell::new(vec![0.0; spec.nu]),
             mask: mask.to_vec(),
             reference: RefCell::new(start.to_vec()),
+            armed: RefCell::new(armed.to_vec()),
             t_start,
             table,
             reads,
@@ -153,7 +172,9 @@ impl Plant for SlidingPlant<'_, '_> {
             out.fill(0.0);
             return Ok(());
         }
-        let xn = x.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+        // scaled by the velocities: the friction's direction turns fastest where a slip
+        // velocity is small, and angles that grow without bound say nothing of that
+        let xn = x[self.nq..].iter().fold(0.0f64, |a, b| a.max(b.abs()));
         let h = 1e-8 * (1.0 + xn) / vn;
         self.eval(t, x, f0)?;
         for ((p, xi), vi) in xp.iter_mut().zip(x).zip(v) {
@@ -192,12 +213,23 @@ impl Plant for SlidingPlant<'_, '_> {
         self.held.borrow_mut().copy_from_slice(u);
     }
     fn accepted(&self, t: f64, x: &[f64]) -> Result<(), Error> {
-        let s = self.solve(t, x)?;
+        let mut s = self.solve(t, x)?;
         let mut reference = self.reference.borrow_mut();
+        let mut armed = self.armed.borrow_mut();
+        let threshold = armed_speed(&x[self.nq..]);
         for (c, r) in reference.iter_mut().enumerate() {
             let v = s.slip[c];
             let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-            if self.mask[c] && speed > 0.0 && v[0] * r[0] + v[1] * r[1] + v[2] * r[2] > 0.0 {
+            if !self.mask[c] || speed == 0.0 {
+                continue;
+            }
+            let along = v[0] * r[0] + v[1] * r[1] + v[2] * r[2];
+            // a slip from rest is watched once it has grown, whichever way it went
+            if !armed[c] && speed > threshold {
+                armed[c] = true;
+                s.follow[c] = true;
+                *r = [v[0] / speed, v[1] / speed, v[2] / speed];
+            } else if armed[c] && along > 0.0 {
                 *r = [v[0] / speed, v[1] / speed, v[2] / speed];
             }
         }
@@ -216,15 +248,17 @@ impl Plant for SlidingPlant<'_, '_> {
         &self.table
     }
     /// The normals, the friction margins of the rolling contacts, and each sliding contact's
-    /// slip velocity along its reference direction (positive at the phase's start, where it
-    /// is still zero: it slips away from there).
+    /// slip velocity along its reference direction once armed (positive before: a slip that
+    /// starts from rest grows from zero, in a direction round-off decides at first).
+    /// The guards at the phase's start are positive: it slips away from there.
     fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {
         let s = self.solve(t, x)?;
+        let armed = self.armed.borrow();
         for (g, (what, c)) in out.iter_mut().zip(&self.reads) {
             *g = match what {
                 ContactEvent::LiftOff => s.loads[*c].normal,
                 ContactEvent::Slip => s.loads[*c].friction_margin,
-                ContactEvent::Stick if t == self.t_start => 1.0,
+                ContactEvent::Stick if t == self.t_start || !armed[*c] => 1.0,
                 ContactEvent::Stick => {
                     let (v, r) = (s.slip[*c], self.reference.borrow()[*c]);
                     v[0] * r[0] + v[1] * r[1] + v[2] * r[2]

@@ -85,6 +85,9 @@ pub(super) struct Sliding<'m> {
     pub(super) loads: Vec<ContactLoad>,
     pub(super) slip: Vec<[f64; 3]>,
     pub(super) dir: Vec<[f64; 3]>,
+    /// Per contact: whether its friction follows its slip velocity (else it keeps `start`:
+    /// a slip that starts from rest, while round-off still decides its direction).
+    pub(super) follow: Vec<bool>,
 }
 
 impl<'m> Sliding<'m> {
@@ -134,6 +137,7 @@ impl<'m> Sliding<'m> {
             loads: vec![ContactLoad::ZERO; k],
             slip: vec![[0.0; 3]; k],
             dir: vec![[0.0; 3]; k],
+            follow: vec![true; k],
         }
     }
 
@@ -248,7 +252,8 @@ impl<'m> Sliding<'m> {
     }
 
     /// The dynamics at `(t, q, dot(q))` with the contacts `sliding` (each in the direction
-    /// of its slip velocity on the side of `start[c]`, or `start[c]` while that is still):
+    /// of its slip velocity on the side of `start[c]`, or `start[c]` while that is still or
+    /// the contact does not [`follow`](Self::follow) it):
     /// `qdd`, `lambda`, the loads and the slip velocities.
     #[allow(clippy::too_many_lines)]
     pub(super) fn solve(
@@ -278,7 +283,7 @@ impl<'m> Sliding<'m> {
             // continued, not flipped: the field stays smooth across the root that ends the
             // phase, which an implicit method's step may straddle
             let speed = norm(v);
-            let s = if speed > scale {
+            let s = if self.follow[c] && speed > scale {
                 let sign = if dot(v, start[c]) < 0.0 { -1.0 } else { 1.0 };
                 [
                     sign * v[0] / speed,
