@@ -9,14 +9,20 @@
 //!    started into a turn by a burst of its motors, harder on the left: the left wheel
 //!    spins from the start (its torque needs more than `mu N`), the right one slips as the
 //!    turn tightens, and both grip again once the motors stop.
+//! 3. The same robot driven straight, then turned hard (the motors pull the wheels opposite
+//!    ways): its axle skids sideways, both drive wheels at once (their lateral slip is one),
+//!    it spins out with the motors off, and both grip together when the skid stops; rolling
+//!    on, its energy stays.
 //!
-//! `cargo run --release --example slip_and_grip` prints the events and writes both runs as
-//! CSV (`slip_and_grip_disk.csv`, `slip_and_grip_robot.csv`: `[q, dot(q)]`, a pair of rows
+//! `cargo run --release --example slip_and_grip` prints the events and writes the runs as
+//! CSV (`slip_and_grip_disk.csv`, `slip_and_grip_robot.csv`, `slip_and_grip_skid.csv`:
+//! `[q, dot(q)]`, a pair of rows
 //! at each switch) with the contact loads (`..._loads.csv`) into `target/plots` under the
 //! crate's folder, or into the folder named by `NONHOLO_PLOTS`; `--features plot` plots the
 //! disk's speed and rim speed and the robot's wheel loads (`.svg`); `--features viz` writes
 //! pages where they move with the ground's force on each wheel drawn as an arrow
-//! (`slip_and_grip_disk.html`, `slip_and_grip_robot.html`; open them in a browser).
+//! (`slip_and_grip_disk.html`, `slip_and_grip_robot.html`, `slip_and_grip_skid.html`; open
+//! them in a browser).
 use nonholo::models::DiffDriveRobot;
 use nonholo::prelude::*;
 use nonholo::EventKind;
@@ -135,6 +141,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     run.write_csv(dir.join("slip_and_grip_robot.csv"))?;
     run.write_contact_csv(&robot, dir.join("slip_and_grip_robot_loads.csv"))?;
+
+    // 3. driven straight, turned hard: the axle skids sideways and spins out
+    let mut turn = |t: f64, _x: &[f64], u: &mut [f64]| {
+        (u[0], u[1]) = match t {
+            t if t < 1.5 => (0.25, 0.25),
+            t if t < 2.2 => (0.6, -0.3),
+            _ => (0.0, 0.0),
+        };
+    };
+    let skid = simulate_hybrid_controlled(&robot, &mut turn, &[0.0; 7], &qd0, 0.0..5.0, &o)
+        .map_err(|e| e.error)?;
+    println!("\nrobot driven straight, then turned hard (motors off from 2.2 s):");
+    print_events(&skid);
+    let energy = |i: usize| -> Result<f64, nonholo::Error> {
+        let (t, x) = (skid.times()[i], skid.state(i).unwrap_or_default());
+        robot.energy(t, &robot.state_from_qdot(t, &x[..7], &x[7..])?)
+    };
+    let grip = skid.events().last().map_or(0.0, |e| e.t);
+    let after: Vec<usize> = (0..skid.len())
+        .filter(|&i| skid.times()[i] > grip)
+        .collect();
+    if let (Some(&a), Some(&b)) = (after.first(), after.last()) {
+        let (ea, eb) = (energy(a)?, energy(b)?);
+        println!(
+            "  rolling after the grip: energy {ea:.9} J at {:.2} s, {eb:.9} J at {:.2} s",
+            skid.times()[a],
+            skid.times()[b]
+        );
+    }
+    skid.write_csv(dir.join("slip_and_grip_skid.csv"))?;
+    skid.write_contact_csv(&robot, dir.join("slip_and_grip_skid_loads.csv"))?;
     println!(
         "\nwrote the runs and their loads as CSV into {}",
         dir.display()
@@ -150,7 +187,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
         let svg_r = dir.join("slip_and_grip_robot.svg");
         run.plot_contact_loads_svg(&robot, &svg_r)?;
-        println!("wrote {} and {}", svg.display(), svg_r.display());
+        let svg_s = dir.join("slip_and_grip_skid.svg");
+        skid.plot_contact_loads_svg(&robot, &svg_s)?;
+        println!(
+            "wrote {}, {} and {}",
+            svg.display(),
+            svg_r.display(),
+            svg_s.display()
+        );
     }
     #[cfg(feature = "viz")]
     {
@@ -163,7 +207,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let look = Animation::default()
             .title("a robot's wheels spin under a burst of its motors, then grip");
         run.animate_html_with_contacts(&robot, &page_r, &look)?;
-        println!("wrote {} and {}", page.display(), page_r.display());
+        let page_s = dir.join("slip_and_grip_skid.html");
+        let look = Animation::default()
+            .title("a robot turned too hard skids sideways on both wheels, then grips");
+        skid.animate_html_with_contacts(&robot, &page_s, &look)?;
+        println!(
+            "wrote {}, {} and {}",
+            page.display(),
+            page_r.display(),
+            page_s.display()
+        );
     }
     Ok(())
 }
