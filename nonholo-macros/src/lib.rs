@@ -32,6 +32,8 @@ mod expand_tests;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod recursive_tests;
+#[cfg(test)]
 mod scale_tests;
 #[cfg(test)]
 mod spatial_tests;

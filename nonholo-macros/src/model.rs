@@ -188,6 +188,17 @@ pub struct Lowered {
     pub geometry: Option<Geometry>,
     /// What the contact forces need (empty without `rolls`).
     pub contacts: ContactTerms,
+    /// The frame tree and the bodies, where the bodies and gravity are all there is to the
+    /// energy and the forces (the recursive route's input).
+    pub tree: Option<Box<TreeSource>>,
+}
+
+/// What the recursive route ([`crate::mechanics::recursive`]) starts from.
+pub struct TreeSource {
+    pub kin: crate::kinematics::Kin,
+    /// The bodies, then the particles, in the order of [`Lowered::rigid`].
+    pub bodies: Vec<crate::kinematics::bodies::MassBody>,
+    pub gravity: Option<crate::kinematics::vector::Vector>,
 }
 
 /// What `Contacts::contact_loads` needs, in q, dot(q), t and the inputs, root components

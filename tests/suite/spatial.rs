@@ -1,7 +1,8 @@
 //! Spatial multibody systems, derived body by body (Kane's form of Lagrange's equations,
-//! `mechanics::rigid` in the macro): the spatial chain of `bench/spatial` (a rolling disk
-//! with links hanging from its centre, each turned about two axes) against SymPy's
-//! `KanesMethod` (`bench/python/bench_spatial_sympy.py`, `spatial_results.json`), its
+//! `mechanics::rigid` in the macro) and, where the bodies form a tree of joints, by the
+//! articulated-body algorithm (`mechanics::recursive`): the spatial chain of `bench/spatial`
+//! (a rolling disk with links hanging from its centre, each turned about two axes, whose rhs
+//! is the articulated-body algorithm's) against SymPy's `KanesMethod` (`bench/python/bench_spatial_sympy.py`, `spatial_results.json`), its
 //! energy along a run, and the mobile manipulator at rest, held and driven.
 
 use nonholo::models::MobileManipulator;
@@ -65,6 +66,10 @@ fn against_sympy<M: Model>(m: &M, expected: &[f64]) {
 
 #[test]
 fn spatial_chains_match_sympy_kanes_method() {
+    for (equations, joints) in [(Chain2::EQUATIONS, 4), (Chain3::EQUATIONS, 6)] {
+        let route = format!("articulated-body algorithm (Featherstone 2008, table 7.1), {joints} joints on a root of 3 speeds");
+        assert!(equations.contains(&route), "{equations}");
+    }
     against_sympy(&Chain2::default(), &SYMPY_2);
     against_sympy(&Chain3::default(), &SYMPY_3);
 }

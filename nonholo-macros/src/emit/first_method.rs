@@ -152,7 +152,10 @@ pub fn hooks(
             }
         })
         .collect();
-    let rhs = quote! { #rhs_lets #(#qdot_assign)* #(#coupled_explicit)* #(#solve)* };
+    let rhs = match &d.recursive {
+        Some(rec) => recursive_rhs(g, d, rec, &b_state),
+        None => quote! { #rhs_lets #(#qdot_assign)* #(#coupled_explicit)* #(#solve)* },
+    };
 
     // qdot(t, q, z)
     let mut b_qz = base.clone();
@@ -178,6 +181,10 @@ pub fn hooks(
         .copied()
         .collect();
     outputs.extend(&d.mass_matrix_g.e);
+    if let Some(rec) = &d.recursive {
+        outputs.extend(&rec.accelerations);
+        outputs.extend(&rec.pivots);
+    }
     let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
     let active = super::active(g, &outputs, &state, &syms.inputs);
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
@@ -201,6 +208,37 @@ pub fn hooks(
         contact_lambda,
         generic_inherent: TokenStream::new(),
         active,
+    }
+}
+
+/// The right-hand side by the articulated-body algorithm: `dq/dt = psi`, `dz/dt` in closed
+/// form, G positive where every joint's `D` is.
+fn recursive_rhs(
+    g: &Graph,
+    d: &FirstMethod,
+    rec: &crate::mechanics::recursive::Recursive,
+    b_state: &Bindings,
+) -> TokenStream {
+    let nq = d.qdot.len();
+    let mut out = Layout::new();
+    let qdot_slot = out.vec(&d.qdot);
+    let acc_slot = out.vec(&rec.accelerations);
+    let pivot_slot = out.vec(&rec.pivots);
+    let (lets, r) = out.block_in(g, b_state, "r", Num::Generic);
+    let qdot = r.vec(qdot_slot).iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __d[#i] = #e; }
+    });
+    let acc = r.vec(acc_slot).iter().enumerate().map(|(a, e)| {
+        let i = lit_usize(nq + a);
+        quote! { __d[#i] = #e; }
+    });
+    let pivots = r.vec(pivot_slot);
+    quote! {
+        #lets
+        #(#qdot)*
+        let __pd = __pd #( & (::nonholo::Scalar::re(#pivots) > 0.0) )*;
+        #(#acc)*
     }
 }
 

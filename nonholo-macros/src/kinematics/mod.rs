@@ -57,6 +57,8 @@ impl Clock {
 pub struct Kin {
     pub tree: Tree,
     pub names: Vec<String>,
+    /// Each frame's angle (unused for the root).
+    pub angles: Vec<Id>,
     /// omega_F (relative to the root) as one term per rotation.
     omega: Vec<Vector>,
     /// omega_F resolved in F, components as atoms.
@@ -106,6 +108,7 @@ impl Kin {
         }
         Kin {
             tree: Tree { joints },
+            angles: angles.to_vec(),
             names: k.frames.iter().map(|f| f.name.clone()).collect(),
             omega,
             omega_in: HashMap::default(),

@@ -137,7 +137,7 @@ impl Tree {
     }
 
     /// Components of `p` (in `f`'s parent) in child `f`: `R_k(theta)^T p`.
-    fn down(&self, g: &mut Graph, f: usize, p: [Id; 3]) -> [Id; 3] {
+    pub fn down(&self, g: &mut Graph, f: usize, p: [Id; 3]) -> [Id; 3] {
         let j = &self.joints[f];
         let (i, l) = ((j.axis + 1) % 3, (j.axis + 2) % 3);
         let (co, si) = (j.cos, j.sin);

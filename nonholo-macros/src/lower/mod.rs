@@ -167,7 +167,9 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
     let potential_rest = potential;
     let mut rigid = Vec::new();
     let mut contacts = crate::model::ContactTerms::default();
+    let mut tree_parts = None;
     if let Some(k) = three {
+        tree_parts = Some((k.bodies, k.gravity));
         // The balance sees the bodies, gravity and the loads: anything written as a
         // scalar (energy, constraint, coordinate force) is a force it cannot place.
         let scalar_free = [kinetic, potential]
@@ -210,6 +212,23 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
             dependent: dependent.clone(),
         },
     };
+    // every expression is lowered: the frame tree goes with the bodies to the recursive
+    // route, for models whose energy and forces are all the bodies' and gravity's
+    let tree = match (tree_parts, lw.kin.take()) {
+        (Some((bodies, gravity)), Some(kin))
+            if [kinetic_rest, potential_rest]
+                .iter()
+                .chain(&forces)
+                .all(|x| lw.g.is_zero(*x)) =>
+        {
+            Some(Box::new(crate::model::TreeSource {
+                kin,
+                bodies,
+                gravity,
+            }))
+        }
+        _ => None,
+    };
     Lowered {
         graph: lw.g,
         syms: Symbols {
@@ -245,6 +264,7 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         configuration,
         geometry,
         contacts,
+        tree,
     }
 }
 
@@ -258,6 +278,9 @@ struct ThreeD {
     configuration: Configuration,
     geometry: Option<crate::model::Geometry>,
     contacts: crate::model::ContactTerms,
+    /// The bodies and gravity, for the recursive route ([`crate::mechanics::recursive`]).
+    bodies: Vec<crate::kinematics::bodies::MassBody>,
+    gravity: Option<crate::kinematics::vector::Vector>,
 }
 
 impl Lowerer<'_> {

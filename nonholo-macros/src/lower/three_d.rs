@@ -217,6 +217,8 @@ impl Lowerer<'_> {
                 configuration: Configuration::default(),
                 geometry: None,
                 contacts: model::ContactTerms::default(),
+                bodies: Vec::new(),
+                gravity: None,
             };
         };
         let (kinetic, rigid) = bodies::kinetic_energy(kin, g, &masses, gravity.as_ref());
@@ -335,6 +337,8 @@ impl Lowerer<'_> {
             configuration,
             geometry: Some(geometry),
             contacts: contact_terms,
+            bodies: masses,
+            gravity,
         }
     }
 }

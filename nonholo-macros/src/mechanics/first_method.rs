@@ -13,6 +13,9 @@ use crate::sym::{Graph, Id, Mat};
 
 /// The pieces of a first-method right-hand side.
 pub struct FirstMethod {
+    /// `dz/dt` by the articulated-body algorithm, which the right-hand side then computes
+    /// instead of solving `G dz/dt = forcing` (G and the forcing stay for the rest).
+    pub recursive: Option<super::recursive::Recursive>,
     /// `dot(q) = psi(q, z, t)`.
     pub qdot: Vec<Id>,
     /// `d psi / d z` (n x m), for the parametric inverse.
@@ -56,6 +59,14 @@ pub struct Derived {
     /// the smaller is emitted. Empty or `None` where there is none.
     pub forcing_alt: Vec<Option<Id>>,
     pub text: Text,
+    /// `dz/dt` by the articulated-body algorithm where the model is a tree of joints.
+    pub recursive: Option<super::recursive::Recursive>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Keep the articulated-body algorithm whatever its size (the tests of this thread).
+    pub static KEEP_RECURSIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The Equations of a first-method formulation: `d` plus the energy at `dot(q) = psi`
@@ -141,6 +152,33 @@ pub fn complete(
             g.add_all(&parts)
         })
         .collect();
+    // the articulated-body algorithm where its code is smaller than G's route (G, its
+    // forcing and their solve, an LDL^T of the coupled block at about k^3/3 operations)
+    #[cfg(test)]
+    let keep = KEEP_RECURSIVE.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    let keep = false;
+    let recursive = d.recursive.filter(|r| {
+        if keep {
+            return true;
+        }
+        let done = g.reachable(&d.qdot);
+        let mut outputs: Vec<Id> = d.mass_matrix_g.e.clone();
+        outputs.extend(&forcing_rest);
+        outputs.extend(explicit.iter().flatten());
+        let coupled = alone.iter().filter(|a| !**a).count() as u32;
+        let by_g = g.ops_outside(&outputs, &done) + coupled.pow(3) / 3 + coupled.pow(2);
+        let mut aba = r.accelerations.clone();
+        aba.extend(&r.pivots);
+        g.ops_outside(&aba, &done) < by_g
+    });
+    if let Some(r) = &recursive {
+        text.prose(format!(
+            "\nemitted: dz/dt by the articulated-body algorithm (Featherstone 2008, table 7.1), {} joints on a root of {} speeds",
+            r.pivots.len(),
+            nz - r.pivots.len()
+        ));
+    }
     Equations {
         formulation,
         speed_names: d.speed_names,
@@ -159,6 +197,7 @@ pub fn complete(
             speeds_from_qdot: d.speeds_from_qdot,
             terms: d.terms,
             power,
+            recursive,
         })),
     }
 }

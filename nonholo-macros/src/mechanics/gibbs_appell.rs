@@ -132,7 +132,18 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
     text.prose("\nG dz/dt = psi_z^T (F - h - A (psi_q psi + psi_t)):");
     text.rows("(G dz/dt)", &forcing, names);
 
+    // the articulated-body algorithm, where the bodies form a tree of joints
+    let recursive = low.tree.as_deref_mut().and_then(|src| {
+        super::recursive::derive(
+            &mut low.graph,
+            &low.syms,
+            &low.rigid,
+            src,
+            (&psi, &psi_atoms),
+        )
+    });
     let d = Derived {
+        recursive,
         qdot: psi,
         psi_z,
         mass_matrix_g,

@@ -262,6 +262,7 @@ pub fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics) -> Deri
     );
 
     Derived {
+        recursive: None,
         qdot: psi,
         psi_z,
         mass_matrix_g,

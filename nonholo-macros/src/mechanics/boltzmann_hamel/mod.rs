@@ -501,6 +501,7 @@ fn equations(low: &mut Lowered, lt: &LagrangeTerms, kin: Kinematics, cx: &Ctxt) 
     }
 
     Some(Derived {
+        recursive: None,
         qdot,
         psi_z: o.gamma.v.clone(),
         mass_matrix_g: o.a_g.v.clone(),

@@ -1,0 +1,547 @@
+//! Featherstone's articulated-body algorithm (Featherstone 2008, *Rigid Body Dynamics
+//! Algorithms*, table 7.1) unrolled for the model: `dz/dt` of every speed at a cost linear
+//! in the bodies, every joint velocity, bias, articulated inertia and force a named atom.
+//!
+//! The tree is read off the model's frames. A frame turned from its parent by a coordinate
+//! whose velocity is a speed of its own (`dot(q_k) = z_j`, and `z_j` in no other velocity)
+//! is a revolute *joint*; the bodies on such frames are the *links*, each with its joint
+//! point (its centre less the terms written in its joint frames) fixed in the link above.
+//! Everything else is the *root*: the bodies whose frames are not joints (a rolling disk
+//! with its carrier, a robot's base with its wheels), whose motion is `S(q) z_R` in the
+//! other speeds `z_R` whatever the constraints that gave it. Each subtree of links hangs
+//! from a *port* of the root (a frame and a point); the root's equation in `z_R` is the
+//! root bodies' (Kane's `sum_b J_b^T M_b J_b`, as [`super::rigid`]) plus each port's
+//! articulated inertia and bias seen through its `S`, a `k x k` solve, and the forward
+//! pass gives the links' accelerations from it.
+//!
+//! Spatial vectors are `(angular, linear)` in the frame of their node at its reference
+//! point, and their accelerations are the rates of those components (body coordinates:
+//! `f = I a + v x* I v`, Featherstone 2.67). Gravity acts on each link as a force at its
+//! centre. Loads, and energy written as a scalar, keep the body-wise route.
+
+use crate::kinematics::vector::{cross3, Vector};
+use crate::kinematics::Clock;
+use crate::model::{Symbols, TreeSource};
+use crate::sym::linsolve::probably_zero;
+use crate::sym::HashMap;
+use crate::sym::{Graph, Id, Node};
+
+/// `dz/dt` from the articulated-body algorithm.
+pub struct Recursive {
+    /// `dz/dt` of every speed, in q, z, t.
+    pub accelerations: Vec<Id>,
+    /// `D_i = S_i^T I^A_i S_i` of every joint (table 7.1): positive where G is.
+    pub pivots: Vec<Id>,
+}
+
+use super::spatial::{
+    add_projection, cross_force, define, dot6, force_up, mat3_vec, mat6_vec, rotate_up, shift,
+    spatial_inertia, sym_define, v_of, w_of, Mat6, Six,
+};
+
+/// A revolute joint and the frame it turns.
+struct Joint {
+    frame: usize,
+    axis: usize,
+    speed: usize,
+    parent: Up,
+    /// From the parent's reference point to this one's, in the parent's frame (`None`: the
+    /// same point).
+    offset: Option<[Id; 3]>,
+    point: Option<Vector>,
+    bodies: Vec<usize>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Up {
+    Joint(usize),
+    /// A frame of the root.
+    Root(usize),
+}
+
+/// A subtree's attachment to the root: its frame and point, and its motion there.
+struct Port {
+    joint: usize,
+    /// `d velocity / d z_R` (6 x k).
+    s: Vec<Six>,
+    /// The acceleration at `dz/dt = 0`.
+    bias: Six,
+}
+
+/// The accelerations by the articulated-body algorithm, or `None` where the model is not
+/// a tree of revolute joints on a root (or has loads the route does not take).
+pub fn derive(
+    g: &mut Graph,
+    syms: &Symbols,
+    rigid: &[crate::kinematics::bodies::RigidTerm],
+    src: &mut TreeSource,
+    (psi, psi_atoms): (&[Id], &[Id]),
+) -> Option<Recursive> {
+    let (nq, nz) = (syms.q.len(), syms.z.len());
+    // speeds of their own: dot(q_i) = z_j, z_j in no other velocity
+    let speed_of = |g: &Graph, i: usize| -> Option<usize> {
+        let Node::Sym(s) = g.node(psi[i]) else {
+            return None;
+        };
+        let j = syms.z.iter().position(|z| z == s)?;
+        let alone = (0..nq).all(|k| k == i || !g.depends_on(psi[k], syms.z[j]));
+        alone.then_some(j)
+    };
+    let kin = &mut src.kin;
+    let nf = kin.tree.joints.len();
+    let joint_of_frame: Vec<Option<(usize, usize)>> = (0..nf)
+        .map(|f| {
+            kin.tree.joints[f].parent?;
+            let Node::Sym(s) = g.node(kin.angles[f]) else {
+                return None;
+            };
+            let i = syms.q.iter().position(|q| q == s)?;
+            speed_of(g, i).map(|j| (i, j))
+        })
+        .collect();
+    // the root: frames that are not joints, the bodies on them, the frames above those
+    let mut root: Vec<bool> = joint_of_frame.iter().map(Option::is_none).collect();
+    let mut root_body = vec![false; src.bodies.len()];
+    loop {
+        let mut changed = false;
+        for (b, body) in src.bodies.iter().enumerate() {
+            if root_body[b] || body.frame.is_some_and(|f| !root[f]) {
+                continue;
+            }
+            root_body[b] = true;
+            changed = true;
+            for a in body
+                .frame
+                .map(|f| kin.tree.path_to_root(f))
+                .unwrap_or_default()
+            {
+                root[a] = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut joints: Vec<Joint> = Vec::new();
+    let mut joint_at = vec![usize::MAX; nf];
+    for f in 0..nf {
+        if root[f] {
+            continue;
+        }
+        let (_, speed) = joint_of_frame[f]?;
+        let p = kin.tree.joints[f].parent?;
+        let parent = if root[p] {
+            Up::Root(p)
+        } else {
+            Up::Joint(joint_at[p])
+        };
+        joint_at[f] = joints.len();
+        joints.push(Joint {
+            frame: f,
+            axis: kin.tree.joints[f].axis,
+            speed,
+            parent,
+            offset: None,
+            point: None,
+            bodies: Vec::new(),
+        });
+    }
+    if joints.is_empty() {
+        return None;
+    }
+    let body_frame = |f: usize| {
+        src.bodies
+            .iter()
+            .enumerate()
+            .any(|(b, body)| !root_body[b] && body.frame == Some(f))
+    };
+    // each link's segment: its joint and those above it up to the link above (or the
+    // root); the centre's terms in the segment are its offset, the rest its joint point
+    let q_and_t: Vec<u32> = syms.q.iter().chain([&syms.t]).copied().collect();
+    let mut centre = HashMap::default();
+    for (b, body) in src.bodies.iter().enumerate() {
+        if root_body[b] {
+            continue;
+        }
+        let f = body.frame?;
+        let mut segment = vec![joint_at[f]];
+        while let Up::Joint(p) = joints[*segment.last()?].parent {
+            if body_frame(joints[p].frame) {
+                break;
+            }
+            segment.push(p);
+        }
+        let frames: Vec<usize> = segment.iter().map(|j| joints[*j].frame).collect();
+        let mut point = Vector::zero();
+        let z = g.zero();
+        let mut c = [z, z, z];
+        for (fr, comps) in &body.center.0 {
+            if *fr == f {
+                c = *comps;
+            } else if frames.contains(fr) {
+                if !comps.iter().all(|x| probably_zero(g, *x)) {
+                    return None;
+                }
+            } else {
+                point = point.add(g, &Vector::in_frame(*fr, *comps));
+            }
+        }
+        if c.iter().any(|x| g.depends_on_any(*x, &q_and_t)) {
+            return None;
+        }
+        for j in segment {
+            match &joints[j].point {
+                Some(p) => {
+                    let d = p.sub(g, &point);
+                    if !d
+                        .0
+                        .iter()
+                        .all(|(_, x)| x.iter().all(|e| probably_zero(g, *e)))
+                    {
+                        return None;
+                    }
+                }
+                None => joints[j].point = Some(point.clone()),
+            }
+        }
+        joints[joint_at[f]].bodies.push(b);
+        centre.insert(b, c);
+    }
+    // joints below no link carry nothing: their speeds would have no inertia
+    if joints.iter().any(|j| j.point.is_none()) {
+        return None;
+    }
+    // offsets between links: fixed in the link above
+    for j in 0..joints.len() {
+        if let Up::Joint(p) = joints[j].parent {
+            let d = joints[j].point.as_ref()?.sub(g, joints[p].point.as_ref()?);
+            let pf = joints[p].frame;
+            let z = g.zero();
+            let mut r = [z, z, z];
+            for (fr, comps) in &d.0 {
+                if *fr == pf {
+                    r = *comps;
+                } else if !comps.iter().all(|x| probably_zero(g, *x)) {
+                    return None;
+                }
+            }
+            if r.iter().any(|x| g.depends_on_any(*x, &q_and_t)) {
+                return None;
+            }
+            joints[j].offset = r.iter().any(|x| !g.is_zero(*x)).then_some(r);
+        }
+    }
+    let joint_speeds: Vec<usize> = joints.iter().map(|j| j.speed).collect();
+    let root_speeds: Vec<usize> = (0..nz).filter(|a| !joint_speeds.contains(a)).collect();
+    let joint_syms: Vec<u32> = joint_speeds.iter().map(|j| syms.z[*j]).collect();
+    let at_psi: HashMap<u32, Id> = syms
+        .qd
+        .iter()
+        .copied()
+        .zip(psi_atoms.iter().copied())
+        .collect();
+    let mut along: HashMap<u32, Id> = syms
+        .q
+        .iter()
+        .copied()
+        .zip(psi_atoms.iter().copied())
+        .collect();
+    let one = g.one();
+    along.insert(syms.t, one);
+    let mut memo = HashMap::default();
+    let clock = Clock {
+        t: syms.t,
+        q: syms.q.clone(),
+        qd: syms.qd.clone(),
+    };
+    let z0 = g.zero();
+    let mut k_root = vec![vec![z0; root_speeds.len()]; root_speeds.len()];
+    let mut f_root = vec![z0; root_speeds.len()];
+
+    // the root bodies: their share of the root's equation, body-wise
+    for (b, term) in rigid.iter().enumerate() {
+        if !root_body.get(b).copied().unwrap_or(true) {
+            continue;
+        }
+        let v = term.velocity.map(|x| g.subst(x, &at_psi));
+        let w_f = term.omega_velocity.map(|x| g.subst(x, &at_psi));
+        if v.iter().any(|x| g.depends_on_any(*x, &joint_syms)) {
+            return None;
+        }
+        let dv = v.map(|x| g.directional(x, &along, &mut memo));
+        let wv = cross3(g, w_f, v);
+        let bias = [0, 1, 2].map(|k| {
+            let a = g.add(dv[k], wv[k]);
+            let a = g.sub(a, term.gravity[k]);
+            g.mul(term.mass, a)
+        });
+        let s: Vec<[Id; 3]> = root_speeds
+            .iter()
+            .map(|a| v.map(|x| g.diff(x, syms.z[*a])))
+            .collect();
+        let ms: Vec<[Id; 3]> = s.iter().map(|c| c.map(|x| g.mul(term.mass, x))).collect();
+        add_projection(g, (&s, &ms, bias), &mut k_root, &mut f_root);
+        if let Some(spin) = &term.spin {
+            let w = spin.omega.map(|x| g.subst(x, &at_psi));
+            let wk = spin.omega_frame.map(|x| g.subst(x, &at_psi));
+            if w.iter().any(|x| g.depends_on_any(*x, &joint_syms)) {
+                return None;
+            }
+            let h = mat3_vec(g, &spin.inertia, w);
+            let dw = w.map(|x| g.directional(x, &along, &mut memo));
+            let idw = mat3_vec(g, &spin.inertia, dw);
+            let t = cross3(g, wk, h);
+            let bias = [0, 1, 2].map(|k| g.add(idw[k], t[k]));
+            let s: Vec<[Id; 3]> = root_speeds
+                .iter()
+                .map(|a| w.map(|x| g.diff(x, syms.z[*a])))
+                .collect();
+            let is: Vec<[Id; 3]> = s.iter().map(|c| mat3_vec(g, &spin.inertia, *c)).collect();
+            add_projection(g, (&s, &is, bias), &mut k_root, &mut f_root);
+        }
+    }
+
+    // velocities, biases and gravity down the joints
+    let nj = joints.len();
+    let mut ports: Vec<Port> = Vec::new();
+    let mut velocity: Vec<Six> = Vec::with_capacity(nj);
+    let mut gravity: Vec<[Id; 3]> = Vec::with_capacity(nj);
+    let mut bias_c: Vec<Six> = Vec::with_capacity(nj);
+    for j in 0..nj {
+        let (f, axis, speed) = (joints[j].frame, joints[j].axis, joints[j].speed);
+        let name = format!("aba_{}", kin.names[f]);
+        let (wp, vp, gp) = match joints[j].parent {
+            Up::Root(rf) => {
+                // a port: the root frame's motion at this joint's point
+                let w = kin.omega_in(g, rf).map(|x| g.subst(x, &at_psi));
+                let v = kin.velocity_of(g, joints[j].point.as_ref()?, &clock);
+                let v = kin.tree.express(g, &v, rf).map(|x| g.subst(x, &at_psi));
+                let nu: Six = [w[0], w[1], w[2], v[0], v[1], v[2]];
+                let nu = nu.map(|x| define(g, &format!("{name}_port_v"), x));
+                if nu.iter().any(|x| g.depends_on_any(*x, &joint_syms)) {
+                    return None;
+                }
+                let mut s: Vec<Six> = Vec::with_capacity(root_speeds.len());
+                for a in &root_speeds {
+                    let c = nu.map(|x| g.diff(x, syms.z[*a]));
+                    s.push(c.map(|x| define(g, &format!("{name}_port_s"), x)));
+                }
+                let bias = nu.map(|x| g.directional(x, &along, &mut memo));
+                let bias = bias.map(|x| define(g, &format!("{name}_port_a"), x));
+                let gr = match &src.gravity {
+                    Some(gv) => kin.tree.express(g, gv, rf),
+                    None => [z0, z0, z0],
+                };
+                ports.push(Port { joint: j, s, bias });
+                (w_of(&nu), v_of(&nu), gr)
+            }
+            Up::Joint(p) => (w_of(&velocity[p]), v_of(&velocity[p]), gravity[p]),
+        };
+        let (wp, vp) = match (joints[j].parent, joints[j].offset) {
+            (Up::Joint(_), Some(r)) => {
+                let wr = cross3(g, wp, r);
+                (wp, [0, 1, 2].map(|k| g.add(vp[k], wr[k])))
+            }
+            _ => (wp, vp),
+        };
+        let mut w = kin.tree.down(g, f, wp);
+        let zj = g.sym(syms.z[speed]);
+        w[axis] = g.add(w[axis], zj);
+        let v = kin.tree.down(g, f, vp);
+        let gr = kin.tree.down(g, f, gp);
+        let nu: Six =
+            [w[0], w[1], w[2], v[0], v[1], v[2]].map(|x| define(g, &format!("{name}_v"), x));
+        let gr = gr.map(|x| define(g, &format!("{name}_g"), x));
+        // c = v x (S dot(q)): S = e_axis (angular)
+        let mut e = [z0, z0, z0];
+        e[axis] = zj;
+        let cw = cross3(g, w_of(&nu), e);
+        let cv = cross3(g, v_of(&nu), e);
+        let c: Six =
+            [cw[0], cw[1], cw[2], cv[0], cv[1], cv[2]].map(|x| define(g, &format!("{name}_c"), x));
+        velocity.push(nu);
+        gravity.push(gr);
+        bias_c.push(c);
+    }
+
+    // the links' inertias and forces, then the articulated ones from the leaves up
+    let mut ia: Vec<Mat6> = vec![[[z0; 6]; 6]; nj];
+    let mut pa: Vec<Six> = vec![[z0; 6]; nj];
+    for j in 0..nj {
+        for &b in &joints[j].bodies.clone() {
+            let body = &src.bodies[b];
+            let ibar = match &body.inertia {
+                None => [z0; 6],
+                Some((fi, i)) if *fi == joints[j].frame => *i,
+                Some(_) => return None,
+            };
+            let c = centre[&b];
+            let inertia = spatial_inertia(g, body.mass, c, ibar);
+            let nu = velocity[j];
+            let inu = mat6_vec(g, &inertia, nu);
+            let mut p = cross_force(g, nu, inu);
+            // gravity: m g at the centre
+            let mg = gravity[j].map(|x| g.mul(body.mass, x));
+            let n = cross3(g, c, mg);
+            let f_ext = [n[0], n[1], n[2], mg[0], mg[1], mg[2]];
+            for k in 0..6 {
+                p[k] = g.sub(p[k], f_ext[k]);
+            }
+            for r in 0..6 {
+                pa[j][r] = g.add(pa[j][r], p[r]);
+                for c in 0..6 {
+                    ia[j][r][c] = g.add(ia[j][r][c], inertia[r][c]);
+                }
+            }
+        }
+    }
+    let mut u_col: Vec<Six> = vec![[z0; 6]; nj];
+    let mut d_inv: Vec<Id> = vec![z0; nj];
+    let mut u_over_d: Vec<Id> = vec![z0; nj];
+    let mut pivots = Vec::with_capacity(nj);
+    let mut port_inertia: HashMap<usize, (Mat6, Six)> = HashMap::default();
+    for j in (0..nj).rev() {
+        let name = format!("aba_{}", kin.names[joints[j].frame]);
+        let axis = joints[j].axis;
+        let i_a = sym_define(g, &format!("{name}_IA"), &ia[j]);
+        let p_a = pa[j].map(|x| define(g, &format!("{name}_pA"), x));
+        let u = [0, 1, 2, 3, 4, 5].map(|r| i_a[r][axis]);
+        let d = i_a[axis][axis];
+        pivots.push(d);
+        let one = g.one();
+        let inv = g.div(one, d);
+        let inv = define(g, &format!("{name}_Dinv"), inv);
+        let uu = g.neg(p_a[axis]);
+        let ud = g.mul(uu, inv);
+        let ud = define(g, &format!("{name}_u_D"), ud);
+        u_col[j] = u;
+        d_inv[j] = inv;
+        u_over_d[j] = ud;
+        // I^a = I^A - U U^T / D, p^a = p^A + I^a c + U u / D
+        let mut i_small = [[z0; 6]; 6];
+        for r in 0..6 {
+            for c in r..6 {
+                let uu = g.mul_all(&[u[r], u[c], inv]);
+                i_small[r][c] = g.sub(i_a[r][c], uu);
+                i_small[c][r] = i_small[r][c];
+            }
+        }
+        let i_small = sym_define(g, &format!("{name}_Ia"), &i_small);
+        let ic = mat6_vec(g, &i_small, bias_c[j]);
+        let p_small: Six = [0, 1, 2, 3, 4, 5].map(|r| {
+            let a = g.add(p_a[r], ic[r]);
+            let b = g.mul(u[r], ud);
+            g.add(a, b)
+        });
+        let p_small = p_small.map(|x| define(g, &format!("{name}_pa"), x));
+        // to the parent's frame and point
+        let f = joints[j].frame;
+        let mut i_up = rotate_up(g, kin, f, &i_small);
+        let mut p_up = force_up(g, kin, f, p_small);
+        if let (Up::Joint(_), Some(r)) = (joints[j].parent, joints[j].offset) {
+            i_up = shift(g, &i_up, r);
+            let n = cross3(g, r, v_of(&p_up));
+            for k in 0..3 {
+                p_up[k] = g.add(p_up[k], n[k]);
+            }
+        }
+        match joints[j].parent {
+            Up::Joint(p) => {
+                for r in 0..6 {
+                    pa[p][r] = g.add(pa[p][r], p_up[r]);
+                    for c in 0..6 {
+                        ia[p][r][c] = g.add(ia[p][r][c], i_up[r][c]);
+                    }
+                }
+            }
+            Up::Root(_) => {
+                let i_up = sym_define(g, &format!("{name}_Iport"), &i_up);
+                let p_up = p_up.map(|x| define(g, &format!("{name}_pport"), x));
+                port_inertia.insert(j, (i_up, p_up));
+            }
+        }
+    }
+
+    // the root: sum_ports S^T I (S dz_R + bias) + S^T p, with the root bodies'
+    for port in &ports {
+        let (i, p) = &port_inertia[&port.joint];
+        let is: Vec<Six> = port.s.iter().map(|s| mat6_vec(g, i, *s)).collect();
+        let ib = mat6_vec(g, i, port.bias);
+        let f = [0, 1, 2, 3, 4, 5].map(|k| g.add(ib[k], p[k]));
+        for (a, sa) in port.s.iter().enumerate() {
+            for (b, isb) in is.iter().enumerate() {
+                let e = dot6(g, *sa, *isb);
+                k_root[a][b] = g.add(k_root[a][b], e);
+            }
+            let e = dot6(g, *sa, f);
+            f_root[a] = g.sub(f_root[a], e);
+        }
+    }
+    let mut zd = vec![z0; nz];
+    if !root_speeds.is_empty() {
+        let n = root_speeds.len();
+        let mut k_named = vec![vec![z0; n]; n];
+        for a in 0..n {
+            for b in a..n {
+                k_named[a][b] = define(g, "aba_root_K", k_root[a][b]);
+                k_named[b][a] = k_named[a][b];
+            }
+        }
+        let f_named: Vec<Id> = f_root.iter().map(|e| define(g, "aba_root_f", *e)).collect();
+        let names: Vec<String> = root_speeds
+            .iter()
+            .map(|a| format!("aba_root_zd[{a}]"))
+            .collect();
+        let x = crate::sym::linsolve::solve_named(g, &k_named, &f_named, &names)?;
+        for (a, xa) in root_speeds.iter().zip(x) {
+            zd[*a] = xa;
+        }
+    }
+    // the forward pass: a = X a_parent + c, dz_j = (u - U^T a) / D, a += S dz_j
+    let mut acc: Vec<Six> = vec![[z0; 6]; nj];
+    for j in 0..nj {
+        let name = format!("aba_{}", kin.names[joints[j].frame]);
+        let (al, ll) = match joints[j].parent {
+            Up::Root(_) => {
+                let port = ports.iter().find(|p| p.joint == j)?;
+                let mut a = port.bias;
+                for (k, s) in root_speeds.iter().zip(&port.s) {
+                    for r in 0..6 {
+                        let e = g.mul(s[r], zd[*k]);
+                        a[r] = g.add(a[r], e);
+                    }
+                }
+                (w_of(&a), v_of(&a))
+            }
+            Up::Joint(p) => {
+                let a = acc[p];
+                let (al, mut ll) = (w_of(&a), v_of(&a));
+                if let Some(r) = joints[j].offset {
+                    let ar = cross3(g, al, r);
+                    ll = [0, 1, 2].map(|k| g.add(ll[k], ar[k]));
+                }
+                (al, ll)
+            }
+        };
+        let f = joints[j].frame;
+        let al = kin.tree.down(g, f, al);
+        let ll = kin.tree.down(g, f, ll);
+        let c = bias_c[j];
+        let a: Six = [0, 1, 2, 3, 4, 5]
+            .map(|k| g.add([al, ll][k / 3][k % 3], c[k]))
+            .map(|x| define(g, &format!("{name}_a"), x));
+        let ua = dot6(g, u_col[j], a);
+        let t = g.mul(ua, d_inv[j]);
+        let x = g.sub(u_over_d[j], t);
+        let x = define(g, &format!("{name}_zd"), x);
+        zd[joints[j].speed] = x;
+        let mut a = a;
+        let axis = joints[j].axis;
+        a[axis] = g.add(a[axis], x);
+        acc[j] = a;
+    }
+    Some(Recursive {
+        accelerations: zd,
+        pivots,
+    })
+}

@@ -1,0 +1,99 @@
+//! The articulated-body algorithm ([`crate::mechanics::recursive`]) against `G dz/dt =
+//! forcing` of the body-wise Gibbs–Appell equations at random states, on the spatial
+//! families and the library models it takes.
+
+use crate::mechanics::first_method::KEEP_RECURSIVE;
+use crate::mechanics::Layout;
+use crate::spatial_tests::{source, Family};
+use crate::sym::linsolve::{solve_dense, RandomPoints};
+use crate::sym::HashMap;
+
+/// `Some(worst relative difference)` over a few random states, `None` where the model is
+/// not a tree the route takes.
+fn compare(src: &str) -> Option<f64> {
+    let cx = crate::ctxt::Ctxt::new();
+    let parsed = crate::dsl::parse::parse_model(src.parse().expect("tokens"), &cx);
+    let checked = crate::check::check(parsed, &cx).expect("check");
+    let mut low = crate::lower::lower(&checked, &cx);
+    KEEP_RECURSIVE.with(|k| k.set(true));
+    let eq = crate::mechanics::derive(&mut low, &cx);
+    KEEP_RECURSIVE.with(|k| k.set(false));
+    let eq = eq.expect("equations");
+    let Layout::First(d) = &eq.layout else {
+        return None;
+    };
+    let rec = d.recursive.as_ref()?;
+    let g = &low.graph;
+    let nz = d.forcing.len();
+    let done = g.reachable(&d.qdot);
+    let mut by_g: Vec<crate::sym::Id> = d.mass_matrix_g.e.clone();
+    by_g.extend(&d.forcing_rest);
+    by_g.extend(d.explicit.iter().flatten());
+    let mut aba = rec.accelerations.clone();
+    aba.extend(&rec.pivots);
+    println!(
+        "nz {nz}: operations by G {} (+ its solve), by the articulated-body algorithm {}",
+        g.ops_outside(&by_g, &done),
+        g.ops_outside(&aba, &done)
+    );
+    let mut points = RandomPoints::new(23);
+    let mut worst = 0.0f64;
+    for _ in 0..4 {
+        let env = points.next_point(g);
+        let mut memo = HashMap::default();
+        let gm: Vec<Vec<f64>> = (0..nz)
+            .map(|a| {
+                (0..nz)
+                    .map(|b| g.eval(d.mass_matrix_g.at(a, b), &env, &mut memo))
+                    .collect()
+            })
+            .collect();
+        let f: Vec<f64> = d
+            .forcing
+            .iter()
+            .map(|e| g.eval(*e, &env, &mut memo))
+            .collect();
+        let x = solve_dense(gm, f).expect("G regular");
+        let y: Vec<f64> = rec
+            .accelerations
+            .iter()
+            .map(|e| g.eval(*e, &env, &mut memo))
+            .collect();
+        let scale = x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (a, b) in x.iter().zip(&y) {
+            worst = worst.max((a - b).abs() / scale);
+        }
+        for p in &rec.pivots {
+            assert!(g.eval(*p, &env, &mut memo) > 0.0);
+        }
+    }
+    Some(worst)
+}
+
+#[test]
+fn articulated_body_accelerations_equal_gibbs_appells() {
+    for family in [Family::Chain, Family::RigidChain, Family::Tree] {
+        for n in [1, 2, 4] {
+            let worst = compare(&source("S", n, family))
+                .unwrap_or_else(|| panic!("{family:?} {n}: not taken as a tree"));
+            println!("{family:?} {n}: worst {worst:e}");
+            assert!(worst < 1e-10, "{family:?} {n}: {worst:e}");
+        }
+    }
+}
+
+#[test]
+fn library_models_as_trees() {
+    let mut taken = Vec::new();
+    for name in crate::test_models::library_names() {
+        let src = crate::test_models::library_model(&name);
+        if !src.contains("body ") {
+            continue;
+        }
+        if let Some(worst) = compare(&src) {
+            assert!(worst < 1e-10, "{name}: {worst:e}");
+            taken.push(name);
+        }
+    }
+    println!("taken as trees: {taken:?}");
+}
