@@ -13,7 +13,7 @@
 //! auxiliary motions of Kane's method are projections of these six equations.
 
 use super::bodies::MassBody;
-use super::vector::Vector;
+use super::vector::{cross3, Vector};
 use super::Kin;
 use crate::sym::{Graph, Id};
 
@@ -25,22 +25,30 @@ pub enum Applied {
 
 /// `[P, L_O]` in root components.
 pub fn momenta(kin: &Kin, g: &mut Graph, bodies: &[MassBody]) -> [Id; 6] {
-    let mut p = Vector::zero();
-    let mut l = Vector::zero();
+    let mut axes = RootAxes::new(kin);
+    let z = g.zero();
+    let (mut p, mut l) = ([z, z, z], [z, z, z]);
     for b in bodies {
-        let mv = b.velocity.scale(g, b.mass);
-        p = p.add(g, &mv);
-        let r_mv = kin.tree.cross(g, &b.center, &mv);
-        l = l.add(g, &r_mv);
+        let v = axes.of(kin, g, &b.velocity_recursive);
+        let mv = v.map(|x| g.mul(b.mass, x));
+        let r = axes.of(kin, g, &b.center);
+        let r_mv = cross3(g, r, mv);
+        for k in 0..3 {
+            p[k] = g.add(p[k], mv[k]);
+            l[k] = g.add(l[k], r_mv[k]);
+        }
         if let (Some(frame), Some((k, i))) = (b.frame, &b.inertia) {
             let w = kin.omega(frame);
             let w = kin.tree.express(g, &w, *k);
             let m = [[i[0], i[3], i[5]], [i[3], i[1], i[4]], [i[5], i[4], i[2]]];
             let h = crate::mechanics::rigid::mat_vec(g, &m, w);
-            l = l.add(g, &Vector::in_frame(*k, h));
+            let h = axes.of(kin, g, &Vector::in_frame(*k, h));
+            for k in 0..3 {
+                l[k] = g.add(l[k], h[k]);
+            }
         }
     }
-    root6(kin, g, &p, &l)
+    [p[0], p[1], p[2], l[0], l[1], l[2]]
 }
 
 /// `[F, M_O]`: the resultant of gravity on every mass and of the loads, and its moment
@@ -52,39 +60,96 @@ pub fn applied(
     gravity: Option<&Vector>,
     loads: &[Applied],
 ) -> [Id; 6] {
-    let mut f = Vector::zero();
-    let mut m = Vector::zero();
-    let mut force_at = |g: &mut Graph, point: &Vector, force: &Vector| {
-        f = f.add(g, force);
-        let r_f = kin.tree.cross(g, point, force);
-        m = m.add(g, &r_f);
+    let mut axes = RootAxes::new(kin);
+    let z = g.zero();
+    let (mut f, mut m) = ([z, z, z], [z, z, z]);
+    let mut force_at = |g: &mut Graph, axes: &mut RootAxes, point: &Vector, force: &Vector| {
+        let fr = axes.of(kin, g, force);
+        let r = axes.of(kin, g, point);
+        let r_f = cross3(g, r, fr);
+        for k in 0..3 {
+            f[k] = g.add(f[k], fr[k]);
+            m[k] = g.add(m[k], r_f[k]);
+        }
     };
     if let Some(gv) = gravity {
         for b in bodies {
             let w = gv.scale(g, b.mass);
-            force_at(g, &b.center, &w);
+            force_at(g, &mut axes, &b.center, &w);
         }
     }
     for l in loads {
         if let Applied::Force { point, force } = l {
-            force_at(g, point, force);
+            force_at(g, &mut axes, point, force);
         }
     }
     for l in loads {
         if let Applied::Torque(t) = l {
-            m = m.add(g, t);
+            let t = axes.of(kin, g, t);
+            for k in 0..3 {
+                m[k] = g.add(m[k], t[k]);
+            }
         }
     }
-    root6(kin, g, &f, &m)
+    [f[0], f[1], f[2], m[0], m[1], m[2]]
+}
+
+/// Each frame's axes in root components, as atoms, built down the tree one rotation at a
+/// time: a term in a deep frame then costs nine products, where re-expressing it rotation
+/// by rotation multiplies the rotations out (a chain's momenta grew exponentially with its
+/// length).
+struct RootAxes(Vec<Option<[[Id; 3]; 3]>>);
+
+impl RootAxes {
+    fn new(kin: &Kin) -> Self {
+        RootAxes(vec![None; kin.tree.joints.len()])
+    }
+
+    /// `axes[k]`: the root components of the frame's unit vector k.
+    fn axes(&mut self, kin: &Kin, g: &mut Graph, f: usize) -> [[Id; 3]; 3] {
+        if let Some(a) = self.0[f] {
+            return a;
+        }
+        let z = g.zero();
+        let one = g.one();
+        let a = match kin.tree.joints[f].parent {
+            None => [[one, z, z], [z, one, z], [z, z, one]],
+            Some(p) => {
+                let pa = self.axes(kin, g, p);
+                [0, 1, 2].map(|k| {
+                    let mut e = [z, z, z];
+                    e[k] = one;
+                    let u = kin.tree.up(g, f, e);
+                    [0, 1, 2].map(|c| {
+                        let parts: Vec<Id> = (0..3).map(|j| g.mul(pa[j][c], u[j])).collect();
+                        let s = g.add_all(&parts);
+                        g.define_if_large(&format!("axes_{}[{k}{c}]", kin.names[f]), s, 1)
+                    })
+                })
+            }
+        };
+        self.0[f] = Some(a);
+        a
+    }
+
+    /// The root components of `v`.
+    fn of(&mut self, kin: &Kin, g: &mut Graph, v: &Vector) -> [Id; 3] {
+        let z = g.zero();
+        let mut out = [z, z, z];
+        for (f, c) in &v.0 {
+            let a = self.axes(kin, g, *f);
+            for k in 0..3 {
+                for (j, cj) in c.iter().enumerate() {
+                    let t = g.mul(a[j][k], *cj);
+                    out[k] = g.add(out[k], t);
+                }
+            }
+        }
+        out
+    }
 }
 
 /// A vector's root components.
 pub fn root(kin: &Kin, g: &mut Graph, v: &Vector) -> [Id; 3] {
     kin.tree.express(g, v, 0)
-}
-
-fn root6(kin: &Kin, g: &mut Graph, a: &Vector, b: &Vector) -> [Id; 6] {
-    let a = root(kin, g, a);
-    let b = root(kin, g, b);
-    [a[0], a[1], a[2], b[0], b[1], b[2]]
 }

@@ -123,7 +123,7 @@ impl Tree {
     }
 
     /// Components of `c` (in child `f`) in `f`'s parent: `R_k(theta) c`.
-    fn up(&self, g: &mut Graph, f: usize, c: [Id; 3]) -> [Id; 3] {
+    pub fn up(&self, g: &mut Graph, f: usize, c: [Id; 3]) -> [Id; 3] {
         let j = &self.joints[f];
         let (k, i, l) = (j.axis, (j.axis + 1) % 3, (j.axis + 2) % 3);
         let (co, si) = (j.cos, j.sin);
