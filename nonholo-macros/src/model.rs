@@ -189,7 +189,7 @@ pub struct Lowered {
     /// What the contact forces need (empty without `rolls`).
     pub contacts: ContactTerms,
     /// The frame tree and the bodies, where the bodies and gravity are all there is to the
-    /// energy and the forces (the recursive route's input).
+    /// energy (the recursive route's input).
     pub tree: Option<Box<TreeSource>>,
 }
 

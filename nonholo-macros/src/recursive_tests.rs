@@ -72,7 +72,12 @@ fn compare(src: &str) -> Option<f64> {
 
 #[test]
 fn articulated_body_accelerations_equal_gibbs_appells() {
-    for family in [Family::Chain, Family::RigidChain, Family::Tree] {
+    for family in [
+        Family::Chain,
+        Family::RigidChain,
+        Family::Tree,
+        Family::Manipulator,
+    ] {
         for n in [1, 2, 4] {
             let worst = compare(&source("S", n, family))
                 .unwrap_or_else(|| panic!("{family:?} {n}: not taken as a tree"));

@@ -218,7 +218,6 @@ pub fn lower(m: &Checked, cx: &Ctxt) -> Lowered {
         (Some((bodies, gravity)), Some(kin))
             if [kinetic_rest, potential_rest]
                 .iter()
-                .chain(&forces)
                 .all(|x| lw.g.is_zero(*x)) =>
         {
             Some(Box::new(crate::model::TreeSource {

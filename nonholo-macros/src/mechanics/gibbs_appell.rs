@@ -140,6 +140,7 @@ pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equati
             &low.rigid,
             src,
             (&psi, &psi_atoms),
+            &low.forces,
         )
     });
     let d = Derived {

@@ -17,7 +17,9 @@
 //! Spatial vectors are `(angular, linear)` in the frame of their node at its reference
 //! point, and their accelerations are the rates of those components (body coordinates:
 //! `f = I a + v x* I v`, Featherstone 2.67). Gravity acts on each link as a force at its
-//! centre. Loads, and energy written as a scalar, keep the body-wise route.
+//! centre. The generalized forces (`forces`, loads) act as joint torques on the joints'
+//! speeds and through `psi_z^T F` on the root's; energy written as a scalar keeps the
+//! body-wise route.
 
 use crate::kinematics::vector::{cross3, Vector};
 use crate::kinematics::Clock;
@@ -76,6 +78,7 @@ pub fn derive(
     rigid: &[crate::kinematics::bodies::RigidTerm],
     src: &mut TreeSource,
     (psi, psi_atoms): (&[Id], &[Id]),
+    forces: &[Id],
 ) -> Option<Recursive> {
     let (nq, nz) = (syms.q.len(), syms.z.len());
     // speeds of their own: dot(q_i) = z_j, z_j in no other velocity
@@ -258,6 +261,31 @@ pub fn derive(
     let mut k_root = vec![vec![z0; root_speeds.len()]; root_speeds.len()];
     let mut f_root = vec![z0; root_speeds.len()];
 
+    // the generalized forces: a joint coordinate's on its own speed, the rest through
+    // psi_z^T F on the root's speeds
+    let mut torque = vec![z0; nz];
+    for (i, f) in forces.iter().enumerate() {
+        if g.is_zero(*f) {
+            continue;
+        }
+        let f = g.subst(*f, &at_psi);
+        match joints
+            .iter()
+            .find(|j| Some((i, j.speed)) == joint_of_frame[j.frame])
+        {
+            Some(j) => torque[j.speed] = g.add(torque[j.speed], f),
+            None => {
+                for (r, a) in root_speeds.iter().enumerate() {
+                    let d = g.diff(psi[i], syms.z[*a]);
+                    if !g.is_zero(d) {
+                        let e = g.mul(d, f);
+                        f_root[r] = g.add(f_root[r], e);
+                    }
+                }
+            }
+        }
+    }
+
     // the root bodies: their share of the root's equation, body-wise
     for (b, term) in rigid.iter().enumerate() {
         if !root_body.get(b).copied().unwrap_or(true) {
@@ -411,7 +439,7 @@ pub fn derive(
         let one = g.one();
         let inv = g.div(one, d);
         let inv = define(g, &format!("{name}_Dinv"), inv);
-        let uu = g.neg(p_a[axis]);
+        let uu = g.sub(torque[joints[j].speed], p_a[axis]);
         let ud = g.mul(uu, inv);
         let ud = define(g, &format!("{name}_u_D"), ud);
         u_col[j] = u;
