@@ -37,7 +37,7 @@ pub struct Recursive {
 }
 
 use super::spatial::{
-    add_projection, cross_force, define, dot6, force_up, mat3_vec, mat6_vec, rotate_up, shift,
+    add_projection, cross_force, define, dot6, force_up, mat6_vec, rotate_up, shift,
     spatial_inertia, sym_define, v_of, w_of, Mat6, Six,
 };
 
@@ -315,16 +315,19 @@ pub fn derive(
             if w.iter().any(|x| g.depends_on_any(*x, &joint_syms)) {
                 return None;
             }
-            let h = mat3_vec(g, &spin.inertia, w);
+            let h = crate::mechanics::rigid::mat_vec(g, &spin.inertia, w);
             let dw = w.map(|x| g.directional(x, &along, &mut memo));
-            let idw = mat3_vec(g, &spin.inertia, dw);
+            let idw = crate::mechanics::rigid::mat_vec(g, &spin.inertia, dw);
             let t = cross3(g, wk, h);
             let bias = [0, 1, 2].map(|k| g.add(idw[k], t[k]));
             let s: Vec<[Id; 3]> = root_speeds
                 .iter()
                 .map(|a| w.map(|x| g.diff(x, syms.z[*a])))
                 .collect();
-            let is: Vec<[Id; 3]> = s.iter().map(|c| mat3_vec(g, &spin.inertia, *c)).collect();
+            let is: Vec<[Id; 3]> = s
+                .iter()
+                .map(|c| crate::mechanics::rigid::mat_vec(g, &spin.inertia, *c))
+                .collect();
             add_projection(g, (&s, &is, bias), &mut k_root, &mut f_root);
         }
     }

@@ -37,10 +37,6 @@ pub fn dot6(g: &mut Graph, a: Six, b: Six) -> Id {
     g.add_all(&parts)
 }
 
-pub fn mat3_vec(g: &mut Graph, m: &[[Id; 3]; 3], v: [Id; 3]) -> [Id; 3] {
-    crate::mechanics::rigid::mat_vec(g, m, v)
-}
-
 pub fn mat6_vec(g: &mut Graph, m: &Mat6, v: Six) -> Six {
     [0, 1, 2, 3, 4, 5].map(|r| {
         let parts: Vec<Id> = (0..6).map(|c| g.mul(m[r][c], v[c])).collect();
@@ -101,23 +97,9 @@ pub fn skew(g: &mut Graph, c: [Id; 3]) -> [[Id; 3]; 3] {
 
 /// A force at this frame's reference point in its parent's frame (the same point).
 pub fn force_up(g: &mut Graph, kin: &Kin, f: usize, p: Six) -> Six {
-    let n = up(g, kin, f, w_of(&p));
-    let l = up(g, kin, f, v_of(&p));
+    let n = kin.tree.up(g, f, w_of(&p));
+    let l = kin.tree.up(g, f, v_of(&p));
     [n[0], n[1], n[2], l[0], l[1], l[2]]
-}
-
-/// Components in `f` to components in its parent: the transpose of [`crate::kinematics::vector::Tree::down`].
-pub fn up(g: &mut Graph, kin: &Kin, f: usize, c: [Id; 3]) -> [Id; 3] {
-    let j = &kin.tree.joints[f];
-    let (k, i, l) = (j.axis, (j.axis + 1) % 3, (j.axis + 2) % 3);
-    let (co, si) = (j.cos, j.sin);
-    let mut out = c;
-    let (a, b) = (g.mul(co, c[i]), g.mul(si, c[l]));
-    out[i] = g.sub(a, b);
-    let (a, b) = (g.mul(si, c[i]), g.mul(co, c[l]));
-    out[l] = g.add(a, b);
-    out[k] = c[k];
-    out
 }
 
 /// `E^T I E` blockwise: an inertia in frame `f` in its parent's frame (the same point).
@@ -129,12 +111,12 @@ pub fn rotate_up(g: &mut Graph, kin: &Kin, f: usize, m: &Mat6) -> Mat6 {
         let mut cols = [[z; 3]; 3];
         for c in 0..3 {
             let col = [m[br][bc + c], m[br + 1][bc + c], m[br + 2][bc + c]];
-            cols[c] = up(g, kin, f, col);
+            cols[c] = kin.tree.up(g, f, col);
         }
         // cols[c][r] = (R B)[r][c]; rows of R B are up'ed as columns of (R B)^T
         for r in 0..3 {
             let row = [cols[0][r], cols[1][r], cols[2][r]];
-            let x = up(g, kin, f, row);
+            let x = kin.tree.up(g, f, row);
             out[br + r][bc..bc + 3].copy_from_slice(&x);
         }
     }

@@ -432,7 +432,8 @@ fn try_grip(
     Ok(Some((grip, qd_grip, gripped)))
 }
 
-/// The slip speed at or below which a contact counts as stopped, at velocities `qd`.
+/// The slip speed at or below which a contact counts as stopped, at velocities `qd`; past it
+/// a slip from rest is armed (its friction follows it, its grip is watched).
 pub(super) fn still_speed(qd: &[f64]) -> f64 {
     1e-6 * (1.0 + qd.iter().fold(0.0f64, |a, x| a.max(x.abs())))
 }

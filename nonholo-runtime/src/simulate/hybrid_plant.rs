@@ -10,13 +10,6 @@ use super::super::sliding::Sliding;
 use crate::__private::Released;
 use crate::{ContactEvent, Controller, Error};
 
-/// The slip speed past which a sliding contact's friction follows its slip and its Stick
-/// guard is armed, at velocities `qd`: the speed below which a root of the guard counts as
-/// a stop ([`super::still_speed`]).
-fn armed_speed(qd: &[f64]) -> f64 {
-    super::still_speed(qd)
-}
-
 /// The released model with the contacts `mask` sliding, as a vector field on `[q, dot(q)]`,
 /// with its inputs (zero, held, or the controller's at every evaluation).
 pub(super) struct SlidingPlant<'m, 'c> {
@@ -216,7 +209,7 @@ impl Plant for SlidingPlant<'_, '_> {
         let mut s = self.solve(t, x)?;
         let mut reference = self.reference.borrow_mut();
         let mut armed = self.armed.borrow_mut();
-        let threshold = armed_speed(&x[self.nq..]);
+        let threshold = super::still_speed(&x[self.nq..]);
         for (c, r) in reference.iter_mut().enumerate() {
             let v = s.slip[c];
             let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
