@@ -161,3 +161,16 @@ fn expansion_times() {
     json.push_str("\n}\n");
     std::fs::write(format!("{root}/target/nonholo-expansion.json"), json).unwrap();
 }
+
+/// Writes each library model's expansion to `$NONHOLO_DUMP/<name>.rs`: to see what a
+/// change to the engine does to the emitted code, dump before and after and compare.
+#[test]
+#[ignore]
+fn dump_library_expansions() {
+    let dir = std::env::var("NONHOLO_DUMP").expect("NONHOLO_DUMP");
+    for name in crate::test_models::library_names() {
+        let src = crate::test_models::library_model(&name);
+        let out = crate::expand::expand(src.parse().expect("tokens")).to_string();
+        std::fs::write(format!("{dir}/{name}.rs"), out).expect("write");
+    }
+}

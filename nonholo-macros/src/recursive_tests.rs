@@ -102,3 +102,73 @@ fn library_models_as_trees() {
     }
     println!("taken as trees: {taken:?}");
 }
+
+/// `Some(worst relative difference)` between the reactions by recursive Newton–Euler and
+/// `A qdd + h - F` of the body-wise Lagrange terms at random states and accelerations,
+/// `None` where the route gives none.
+fn compare_reactions(src: &str) -> Option<f64> {
+    let cx = crate::ctxt::Ctxt::new();
+    let parsed = crate::dsl::parse::parse_model(src.parse().expect("tokens"), &cx);
+    let checked = crate::check::check(parsed, &cx).expect("check");
+    let mut low = crate::lower::lower(&checked, &cx);
+    KEEP_RECURSIVE.with(|k| k.set(true));
+    let eq = crate::mechanics::derive(&mut low, &cx);
+    KEEP_RECURSIVE.with(|k| k.set(false));
+    let eq = eq.expect("equations");
+    let Layout::First(d) = &eq.layout else {
+        return None;
+    };
+    let rec = d.recursive.as_ref()?;
+    let by_tree = rec.reactions.clone()?;
+    let lt = crate::mechanics::lagrangian::lagrange_terms(&mut low, &cx).expect("terms");
+    let body_wise = crate::mechanics::power::power_terms(&mut low, &lt, &d.qdot, None);
+    let g = &low.graph;
+    let done = g.reachable(&d.qdot);
+    println!(
+        "reactions: operations by A qdd + h - F {}, by Newton–Euler {}",
+        g.ops_outside(&body_wise.reactions, &done),
+        g.ops_outside(&by_tree, &done)
+    );
+    let mut points = RandomPoints::new(29);
+    let mut worst = 0.0f64;
+    for _ in 0..4 {
+        let mut env = points.next_point(g);
+        for (a, b) in body_wise.zdot.iter().zip(&rec.zdot) {
+            env[*a as usize] = env[*b as usize];
+        }
+        let mut memo = HashMap::default();
+        let x: Vec<f64> = (body_wise.reactions.iter())
+            .map(|e| g.eval(*e, &env, &mut memo))
+            .collect();
+        let y: Vec<f64> = by_tree
+            .iter()
+            .map(|e| g.eval(*e, &env, &mut memo))
+            .collect();
+        let scale = x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (a, b) in x.iter().zip(&y) {
+            worst = worst.max((a - b).abs() / scale);
+        }
+    }
+    Some(worst)
+}
+
+#[test]
+fn newton_euler_reactions_equal_the_lagrange_terms() {
+    for family in [
+        Family::Chain,
+        Family::RigidChain,
+        Family::Tree,
+        Family::Manipulator,
+    ] {
+        for n in [1, 2, 4] {
+            let worst = compare_reactions(&source("S", n, family))
+                .unwrap_or_else(|| panic!("{family:?} {n}: no reactions by the tree"));
+            println!("{family:?} {n}: worst {worst:e}");
+            assert!(worst < 1e-10, "{family:?} {n}: {worst:e}");
+        }
+    }
+    let src = crate::test_models::library_model("MobileManipulator");
+    let worst = compare_reactions(&src).expect("MobileManipulator's reactions by the tree");
+    println!("MobileManipulator: worst {worst:e}");
+    assert!(worst < 1e-10, "MobileManipulator: {worst:e}");
+}

@@ -5,7 +5,9 @@
 //!
 //! `spatial_expansion_growth` (ignored; run it in release) prints expansion time, emitted
 //! size and rhs operations for the family; with `NONHOLO_SPATIAL_OUT=dir` it also writes
-//! each model for the downstream build measurements (`bench/spatial/run.sh`).
+//! each model for the downstream build measurements (`bench/spatial/run.sh`), with
+//! `NONHOLO_SPATIAL_EXPANDED=1` its expansion beside it, and `NONHOLO_SPATIAL_FAMILIES=
+//! rigidchain,tree` keeps to those families.
 
 use crate::expand::expand;
 use std::fmt::Write as _;
@@ -198,6 +200,13 @@ fn spatial_expansion_growth() {
             Family::Manipulator,
         ] {
             let name = format!("{family:?}{n}");
+            if let Ok(only) = std::env::var("NONHOLO_SPATIAL_FAMILIES")
+                && !only
+                    .split(',')
+                    .any(|f| f.trim().eq_ignore_ascii_case(&format!("{family:?}")))
+            {
+                continue;
+            }
             let src = source(&name, n, family);
             let start = Instant::now();
             let out = expand(src.parse().expect("tokens")).to_string();
@@ -216,6 +225,10 @@ fn spatial_expansion_growth() {
                 let text = format!("nonholo::nonholonomic! {{\n{src}}}\n");
                 std::fs::write(format!("{dir}/{}.rs", name.to_lowercase()), text)
                     .expect("write model");
+                if std::env::var("NONHOLO_SPATIAL_EXPANDED").is_ok() {
+                    let path = format!("{dir}/{}.expanded.rs", name.to_lowercase());
+                    std::fs::write(path, &out).expect("write expansion");
+                }
             }
         }
     }

@@ -27,9 +27,71 @@ pub fn hooks(
     let syms = &low.syms;
     let (nq, nz) = (syms.q.len(), syms.z.len());
     let b_state = state_bindings(base, &syms.q, &syms.z);
-    let singular = singular_mass_matrix();
+    let rhs = match &d.recursive {
+        Some(rec) => recursive_rhs(g, d, rec, &b_state),
+        None => g_rhs(g, d, &b_state, nq),
+    };
 
-    // rhs
+    // qdot(t, q, z)
+    let mut b_qz = base.clone();
+    bind_array(&mut b_qz, &syms.q, &ident_for("__q"));
+    bind_array(&mut b_qz, &syms.z, &ident_for("__z"));
+    let mut ql = Layout::new();
+    let qs = ql.vec(&d.qdot);
+    let (qdot_lets, qo) = ql.block_in(g, &b_qz, "v", Num::Generic);
+    let qo = qo.vec(qs);
+    let qdot = quote! { #qdot_lets *__qd_out = [#(#qo),*]; };
+
+    let mut el = Layout::new();
+    let es = el.vec(&[eq.energy]);
+    let (energy_lets, eo) = el.block_in(g, &b_state, "e", Num::Generic);
+    let energy_out = &eo.vec(es)[0];
+    let energy = quote! { #energy_lets ::core::result::Result::Ok(#energy_out) };
+
+    // what the rhs computes: the columns of `jacobians` worth a pass
+    let mut outputs: Vec<_> = d.qdot.clone();
+    match &d.recursive {
+        Some(rec) => {
+            outputs.extend(&rec.accelerations);
+            outputs.extend(&rec.pivots);
+        }
+        None => {
+            outputs.extend(&d.forcing_rest);
+            outputs.extend(d.explicit.iter().flatten());
+            outputs.extend(&d.mass_matrix_g.e);
+        }
+    }
+    let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
+    let active = super::active(g, &outputs, &state, &syms.inputs);
+    let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
+    let inherent = inherent(m, low, d, &b_state);
+    let reactions = reactions(m, low, d, &b_state);
+    let contact_lambda = contact_lambda(low, d, &b_state);
+    Hooks {
+        nz,
+        speed_names: eq.speed_names.clone(),
+        formulation: eq.formulation,
+        equations,
+        rhs,
+        qdot,
+        speeds_from_qdot,
+        energy,
+        constraint_residual,
+        inherent,
+        reactions,
+        contacts: TokenStream::new(),
+        model_items: TokenStream::new(),
+        contact_lambda,
+        generic_inherent: TokenStream::new(),
+        active,
+    }
+}
+
+/// The right-hand side by G: `dq/dt = psi`, `G dz/dt = forcing` with G's independent
+/// blocks solved apart.
+fn g_rhs(g: &Graph, d: &FirstMethod, b_state: &Bindings, nq: usize) -> TokenStream {
+    let nz = d.forcing.len();
+    let singular = singular_mass_matrix();
     let diagonal = d.mass_matrix_g.is_diagonal(g);
     let mut out = Layout::new();
     let qdot_slot = out.vec(&d.qdot);
@@ -46,7 +108,7 @@ pub fn hooks(
     } else {
         out.mat(&d.mass_matrix_g)
     };
-    let (rhs_lets, r) = out.block_in(g, &b_state, "r", Num::Generic);
+    let (rhs_lets, r) = out.block_in(g, b_state, "r", Num::Generic);
     let zero = Num::Generic.wrap(quote! { 0.0 });
     let qdot_assign = r.vec(qdot_slot).iter().enumerate().map(|(i, e)| {
         let i = lit_usize(i);
@@ -152,63 +214,7 @@ pub fn hooks(
             }
         })
         .collect();
-    let rhs = match &d.recursive {
-        Some(rec) => recursive_rhs(g, d, rec, &b_state),
-        None => quote! { #rhs_lets #(#qdot_assign)* #(#coupled_explicit)* #(#solve)* },
-    };
-
-    // qdot(t, q, z)
-    let mut b_qz = base.clone();
-    bind_array(&mut b_qz, &syms.q, &ident_for("__q"));
-    bind_array(&mut b_qz, &syms.z, &ident_for("__z"));
-    let mut ql = Layout::new();
-    let qs = ql.vec(&d.qdot);
-    let (qdot_lets, qo) = ql.block_in(g, &b_qz, "v", Num::Generic);
-    let qo = qo.vec(qs);
-    let qdot = quote! { #qdot_lets *__qd_out = [#(#qo),*]; };
-
-    let mut el = Layout::new();
-    let es = el.vec(&[eq.energy]);
-    let (energy_lets, eo) = el.block_in(g, &b_state, "e", Num::Generic);
-    let energy_out = &eo.vec(es)[0];
-    let energy = quote! { #energy_lets ::core::result::Result::Ok(#energy_out) };
-
-    let mut outputs: Vec<_> = d
-        .qdot
-        .iter()
-        .chain(&d.forcing_rest)
-        .chain(&explicit)
-        .copied()
-        .collect();
-    outputs.extend(&d.mass_matrix_g.e);
-    if let Some(rec) = &d.recursive {
-        outputs.extend(&rec.accelerations);
-        outputs.extend(&rec.pivots);
-    }
-    let state: Vec<u32> = syms.q.iter().chain(&syms.z).copied().collect();
-    let active = super::active(g, &outputs, &state, &syms.inputs);
-    let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
-    let inherent = inherent(m, low, d, &b_state);
-    let reactions = reactions(m, low, d, &b_state);
-    let contact_lambda = contact_lambda(low, d, &b_state);
-    Hooks {
-        nz,
-        speed_names: eq.speed_names.clone(),
-        formulation: eq.formulation,
-        equations,
-        rhs,
-        qdot,
-        speeds_from_qdot,
-        energy,
-        constraint_residual,
-        inherent,
-        reactions,
-        contacts: TokenStream::new(),
-        model_items: TokenStream::new(),
-        contact_lambda,
-        generic_inherent: TokenStream::new(),
-        active,
-    }
+    quote! { #rhs_lets #(#qdot_assign)* #(#coupled_explicit)* #(#solve)* }
 }
 
 /// The right-hand side by the articulated-body algorithm: `dq/dt = psi`, `dz/dt` in closed

@@ -59,6 +59,9 @@ fn resolved(kin: &Kin, g: &mut Graph, v: &Vector, name: &str) -> Option<(usize, 
     Some((x, kin.atoms(g, name, c)))
 }
 
+/// More frames than this in a centre's velocity make it deep (see [`kinetic_energy`]).
+const DEEP_VELOCITY: usize = 6;
+
 /// T of the bodies and particles, and the same bodies as [`RigidTerm`]s (on the same atoms).
 pub fn kinetic_energy(
     kin: &mut Kin,
@@ -71,27 +74,36 @@ pub fn kinetic_energy(
     let mut parts = Vec::new();
     let mut rigid = Vec::with_capacity(bodies.len());
     for b in bodies {
-        if let Some((_, c)) = resolved(kin, g, &b.velocity, &format!("v_{}", b.name)) {
+        let recursive = resolved(kin, g, &b.velocity_recursive, &format!("v_{}", b.name));
+        // T from the transport theorem's velocity, one term per frame, where few frames
+        // carry it (smaller derivatives); a deep link's velocity resolved from terms in
+        // every frame above it costs the square of its depth: its recursive one then
+        let deep = b.velocity.frames().count() > DEEP_VELOCITY;
+        let flat = if deep {
+            recursive
+        } else {
+            resolved(kin, g, &b.velocity, &format!("v_{}", b.name))
+        };
+        if let Some((_, c)) = flat {
             let sq: Vec<Id> = c.iter().map(|x| g.powi(*x, 2)).collect();
             let vv = g.add_all(&sq);
             parts.push(g.mul_all(&[half, b.mass, vv]));
         }
-        let (velocity, omega_velocity, field) =
-            match resolved(kin, g, &b.velocity_recursive, &format!("v_{}", b.name)) {
-                Some((f, c)) => {
-                    let w = if kin.constant_chain(f) {
-                        [z, z, z]
-                    } else {
-                        kin.omega_in(g, f)
-                    };
-                    let field = gravity.map_or([z, z, z], |gv| {
-                        let e = kin.tree.express(g, gv, f);
-                        kin.atoms(g, &format!("gravity[{}]", kin.names[f]), e)
-                    });
-                    (c, w, field)
-                }
-                None => ([z, z, z], [z, z, z], [z, z, z]),
-            };
+        let (velocity, omega_velocity, field) = match recursive {
+            Some((f, c)) => {
+                let w = if kin.constant_chain(f) {
+                    [z, z, z]
+                } else {
+                    kin.omega_in(g, f)
+                };
+                let field = gravity.map_or([z, z, z], |gv| {
+                    let e = kin.tree.express(g, gv, f);
+                    kin.atoms(g, &format!("gravity[{}]", kin.names[f]), e)
+                });
+                (c, w, field)
+            }
+            None => ([z, z, z], [z, z, z], [z, z, z]),
+        };
         let mut spin = None;
         if let (Some(frame), Some((k, i))) = (b.frame, &b.inertia) {
             let w = kin.omega(frame);
@@ -131,12 +143,35 @@ pub fn kinetic_energy(
 }
 
 /// `V = -sum m g . r_G` for a uniform field `gravity`.
+///
+/// Gravity is resolved in each frame once, down the tree (components as atoms when large),
+/// and each term of a centre is dotted with it in its own frame: re-expressing a deep
+/// centre rotation by rotation would multiply a chain's rotations out.
 pub fn potential_energy(kin: &Kin, g: &mut Graph, gravity: &Vector, bodies: &[MassBody]) -> Id {
+    let mut resolved: Vec<Option<[Id; 3]>> = vec![None; kin.tree.joints.len()];
     let mut parts = Vec::new();
     for b in bodies {
-        let d = kin.tree.dot(g, gravity, &b.center);
-        let md = g.mul(b.mass, d);
-        parts.push(g.neg(md));
+        for (f, c) in &b.center.0 {
+            // from the root down to f, each frame's from its parent's
+            for x in kin.tree.path_to_root(*f).into_iter().rev() {
+                if resolved[x].is_some() {
+                    continue;
+                }
+                let gx = match kin.tree.joints[x].parent {
+                    Some(p) => match resolved[p] {
+                        Some(gp) => kin.tree.down(g, x, gp),
+                        None => kin.tree.express(g, gravity, x),
+                    },
+                    None => kin.tree.express(g, gravity, x),
+                };
+                resolved[x] = Some(kin.atoms(g, &format!("gravity_{}", kin.names[x]), gx));
+            }
+            let Some(gf) = resolved[*f] else { continue };
+            let d: Vec<Id> = (0..3).map(|k| g.mul(gf[k], c[k])).collect();
+            let d = g.add_all(&d);
+            let md = g.mul(b.mass, d);
+            parts.push(g.neg(md));
+        }
     }
     g.add_all(&parts)
 }

@@ -91,7 +91,6 @@ pub fn complete(
     text.prose("");
     text.entry("energy", energy);
     let mass_matrix_a = Mat::from_rows(&lt.mass_matrix_a, lt.mass_matrix_a.len());
-    let power = power::power_terms(low, lt, &d.qdot);
     let g = &mut low.graph;
     let nz = d.forcing.len();
     let alone: Vec<bool> = (0..nz)
@@ -172,6 +171,10 @@ pub fn complete(
         aba.extend(&r.pivots);
         g.ops_outside(&aba, &done) < by_g
     });
+    let given = recursive
+        .as_ref()
+        .and_then(|r| Some((r.zdot.as_slice(), r.reactions.as_deref()?)));
+    let power = power::power_terms(low, lt, &d.qdot, given);
     if let Some(r) = &recursive {
         text.prose(format!(
             "\nemitted: dz/dt by the articulated-body algorithm (Featherstone 2008, table 7.1), {} joints on a root of {} speeds",

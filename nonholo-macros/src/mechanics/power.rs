@@ -20,14 +20,24 @@ pub struct PowerTerms {
     pub qdd: Vec<Id>,
 }
 
-pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerTerms {
+/// With `given` (dz/dt's symbols and R in them, from recursive Newton–Euler) the
+/// reactions are those, not `A qdd + h - F` of the Lagrange terms.
+pub fn power_terms(
+    low: &mut Lowered,
+    lt: &LagrangeTerms,
+    qdot: &[Id],
+    given: Option<(&[u32], &[Id])>,
+) -> PowerTerms {
     let g = &mut low.graph;
     let s = &low.syms;
     let n = s.q.len();
     let at_psi: HashMap<u32, Id> = s.qd.iter().copied().zip(qdot.iter().copied()).collect();
-    let zdot: Vec<u32> = (0..s.z.len())
-        .map(|k| g.new_symbol(&format!("zdot[{k}]")))
-        .collect();
+    let zdot: Vec<u32> = match given {
+        Some((zdot, _)) => zdot.to_vec(),
+        None => (0..s.z.len())
+            .map(|k| g.new_symbol(&format!("zdot[{k}]")))
+            .collect(),
+    };
     // qdd = d psi / dt along (dq, dz, dt) = (psi, zdot, 1)
     let mut along: HashMap<u32, Id> = s.q.iter().copied().zip(qdot.iter().copied()).collect();
     for (z, zd) in s.z.iter().zip(&zdot) {
@@ -42,11 +52,22 @@ pub fn power_terms(low: &mut Lowered, lt: &LagrangeTerms, qdot: &[Id]) -> PowerT
         .map(|p| g.directional(*p, &along, &mut memo))
         .collect();
     let f = g.subst_many(&low.forces, &at_psi);
-    let h = g.subst_many(&lt.h, &at_psi);
     let mut p_forces = Vec::with_capacity(n);
     let mut p_react = Vec::with_capacity(n);
     let mut reactions = Vec::with_capacity(n);
-    for i in 0..n {
+    if let Some((_, r)) = given {
+        for i in 0..n {
+            p_forces.push(g.mul(f[i], qdot[i]));
+            reactions.push(r[i]);
+            p_react.push(g.mul(r[i], qdot[i]));
+        }
+    }
+    let h = if given.is_some() {
+        Vec::new()
+    } else {
+        g.subst_many(&lt.h, &at_psi)
+    };
+    for i in (0..n).filter(|_| given.is_none()) {
         p_forces.push(g.mul(f[i], qdot[i]));
         let mut r = Vec::with_capacity(n + 2);
         for j in 0..n {

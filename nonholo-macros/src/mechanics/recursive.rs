@@ -34,6 +34,12 @@ pub struct Recursive {
     pub accelerations: Vec<Id>,
     /// `D_i = S_i^T I^A_i S_i` of every joint (table 7.1): positive where G is.
     pub pivots: Vec<Id>,
+    /// Symbols standing for dz/dt in [`Self::reactions`] (bound at run time to the rhs's).
+    pub zdot: Vec<u32>,
+    /// The generalized reactions `R = A qdd + h - F` (one per coordinate) by recursive
+    /// Newton–Euler (Featherstone 2008, table 5.1) at `zdot`, where every coordinate's
+    /// partial velocities could be read off the tree.
+    pub reactions: Option<Vec<Id>>,
 }
 
 use super::spatial::{
@@ -46,6 +52,8 @@ struct Joint {
     frame: usize,
     axis: usize,
     speed: usize,
+    /// The coordinate it turns by.
+    coord: usize,
     parent: Up,
     /// From the parent's reference point to this one's, in the parent's frame (`None`: the
     /// same point).
@@ -68,6 +76,8 @@ struct Port {
     s: Vec<Six>,
     /// The acceleration at `dz/dt = 0`.
     bias: Six,
+    /// `d velocity / d dot(q_i)` of the coordinates it depends on, at `dot(q) = psi`.
+    partials: Vec<(usize, Six)>,
 }
 
 /// The accelerations by the articulated-body algorithm, or `None` where the model is not
@@ -131,7 +141,7 @@ pub fn derive(
         if root[f] {
             continue;
         }
-        let (_, speed) = joint_of_frame[f]?;
+        let (coord, speed) = joint_of_frame[f]?;
         let p = kin.tree.joints[f].parent?;
         let parent = if root[p] {
             Up::Root(p)
@@ -143,6 +153,7 @@ pub fn derive(
             frame: f,
             axis: kin.tree.joints[f].axis,
             speed,
+            coord,
             parent,
             offset: None,
             point: None,
@@ -252,6 +263,22 @@ pub fn derive(
     let one = g.one();
     along.insert(syms.t, one);
     let mut memo = HashMap::default();
+    // for the reactions: along (dq, dz, dt) = (psi, zdot, 1)
+    let zdot: Vec<u32> = (0..nz)
+        .map(|k| g.new_symbol(&format!("zdot[{k}]")))
+        .collect();
+    let mut along_full = along.clone();
+    for (z, zd) in syms.z.iter().zip(&zdot) {
+        let zd = g.sym(*zd);
+        along_full.insert(*z, zd);
+    }
+    let mut memo_full = HashMap::default();
+    let joint_coords: Vec<usize> = joints.iter().map(|j| j.coord).collect();
+    let partial_coords: Vec<usize> = (0..nq).filter(|i| !joint_coords.contains(i)).collect();
+    let joint_qd: Vec<u32> = joint_coords.iter().map(|i| syms.qd[*i]).collect();
+    // R = A qdd + h - F, built up as the passes go; None once a partial velocity is not
+    // the tree's
+    let mut reactions: Option<Vec<Id>> = Some(vec![g.zero(); nq]);
     let clock = Clock {
         t: syms.t,
         q: syms.q.clone(),
@@ -309,6 +336,24 @@ pub fn derive(
             .collect();
         let ms: Vec<[Id; 3]> = s.iter().map(|c| c.map(|x| g.mul(term.mass, x))).collect();
         add_projection(g, (&s, &ms, bias), &mut k_root, &mut f_root);
+        if let Some(r) = reactions.as_mut() {
+            // m (a - g) along its partial velocities
+            let da = v.map(|x| g.directional(x, &along_full, &mut memo_full));
+            let force = [0, 1, 2].map(|k| {
+                let a = g.add(da[k], wv[k]);
+                let a = g.sub(a, term.gravity[k]);
+                g.mul(term.mass, a)
+            });
+            if !partial_work(
+                g,
+                (&term.velocity, force),
+                (&syms.qd, &at_psi),
+                &joint_qd,
+                (&partial_coords, r),
+            ) {
+                reactions = None;
+            }
+        }
         if let Some(spin) = &term.spin {
             let w = spin.omega.map(|x| g.subst(x, &at_psi));
             let wk = spin.omega_frame.map(|x| g.subst(x, &at_psi));
@@ -329,6 +374,21 @@ pub fn derive(
                 .map(|c| crate::mechanics::rigid::mat_vec(g, &spin.inertia, *c))
                 .collect();
             add_projection(g, (&s, &is, bias), &mut k_root, &mut f_root);
+            if let Some(r) = reactions.as_mut() {
+                // I dw/dt + w_K x I w along its partial angular velocities
+                let dw = w.map(|x| g.directional(x, &along_full, &mut memo_full));
+                let idw = crate::mechanics::rigid::mat_vec(g, &spin.inertia, dw);
+                let torque = [0, 1, 2].map(|k| g.add(idw[k], t[k]));
+                if !partial_work(
+                    g,
+                    (&spin.omega, torque),
+                    (&syms.qd, &at_psi),
+                    &joint_qd,
+                    (&partial_coords, r),
+                ) {
+                    reactions = None;
+                }
+            }
         }
     }
 
@@ -344,10 +404,23 @@ pub fn derive(
         let (wp, vp, gp) = match joints[j].parent {
             Up::Root(rf) => {
                 // a port: the root frame's motion at this joint's point
-                let w = kin.omega_in(g, rf).map(|x| g.subst(x, &at_psi));
+                let w_qd = kin.omega_in(g, rf);
                 let v = kin.velocity_of(g, joints[j].point.as_ref()?, &clock);
-                let v = kin.tree.express(g, &v, rf).map(|x| g.subst(x, &at_psi));
-                let nu: Six = [w[0], w[1], w[2], v[0], v[1], v[2]];
+                let v_qd = kin.tree.express(g, &v, rf);
+                let nu_qd: Six = [w_qd[0], w_qd[1], w_qd[2], v_qd[0], v_qd[1], v_qd[2]];
+                if nu_qd.iter().any(|x| g.depends_on_any(*x, &joint_qd)) {
+                    reactions = None;
+                }
+                let mut partials = Vec::new();
+                for i in &partial_coords {
+                    let d = nu_qd.map(|x| g.diff(x, syms.qd[*i]));
+                    if d.iter().all(|x| g.is_zero(*x)) {
+                        continue;
+                    }
+                    let d = d.map(|x| g.subst(x, &at_psi));
+                    partials.push((*i, d.map(|x| define(g, &format!("{name}_port_J"), x))));
+                }
+                let nu = nu_qd.map(|x| g.subst(x, &at_psi));
                 let nu = nu.map(|x| define(g, &format!("{name}_port_v"), x));
                 if nu.iter().any(|x| g.depends_on_any(*x, &joint_syms)) {
                     return None;
@@ -363,7 +436,12 @@ pub fn derive(
                     Some(gv) => kin.tree.express(g, gv, rf),
                     None => [z0, z0, z0],
                 };
-                ports.push(Port { joint: j, s, bias });
+                ports.push(Port {
+                    joint: j,
+                    s,
+                    bias,
+                    partials,
+                });
                 (w_of(&nu), v_of(&nu), gr)
             }
             Up::Joint(p) => (w_of(&velocity[p]), v_of(&velocity[p]), gravity[p]),
@@ -426,6 +504,7 @@ pub fn derive(
             }
         }
     }
+    let links: Vec<(Mat6, Six)> = (0..nj).map(|j| (ia[j], pa[j])).collect();
     let mut u_col: Vec<Six> = vec![[z0; 6]; nj];
     let mut d_inv: Vec<Id> = vec![z0; nj];
     let mut u_over_d: Vec<Id> = vec![z0; nj];
@@ -571,8 +650,136 @@ pub fn derive(
         a[axis] = g.add(a[axis], x);
         acc[j] = a;
     }
+    let reactions = reactions.and_then(|mut r| {
+        newton_euler(
+            g,
+            (kin, &joints, &ports),
+            (&bias_c, &links),
+            (&root_speeds, &zdot),
+            &mut r,
+        )?;
+        let f = g.subst_many(forces, &at_psi);
+        for (i, ri) in r.iter_mut().enumerate() {
+            let e = g.sub(*ri, f[i]);
+            *ri = g.define_if_large(&format!("R[{i}]"), e, 24);
+        }
+        Some(r)
+    });
     Some(Recursive {
         accelerations: zd,
         pivots,
+        zdot,
+        reactions,
     })
+}
+
+/// Adds a body's work along its partial velocities to the reactions: `(d x / d dot(q_i)) .
+/// load` for the coordinates `partial_coords` (at `dot(q) = psi`); false where `x` moves
+/// with a joint's velocity (the body is not the root's).
+fn partial_work(
+    g: &mut Graph,
+    (x, load): (&[Id; 3], [Id; 3]),
+    (qd, at_psi): (&[u32], &HashMap<u32, Id>),
+    joint_qd: &[u32],
+    (partial_coords, r): (&[usize], &mut [Id]),
+) -> bool {
+    if x.iter().any(|e| g.depends_on_any(*e, joint_qd)) {
+        return false;
+    }
+    for i in partial_coords {
+        let d = x.map(|e| g.diff(e, qd[*i]));
+        if d.iter().all(|e| g.is_zero(*e)) {
+            continue;
+        }
+        let d = d.map(|e| g.subst(e, at_psi));
+        let terms: Vec<Id> = (0..3).map(|k| g.mul(d[k], load[k])).collect();
+        let w = g.add_all(&terms);
+        r[*i] = g.add(r[*i], w);
+    }
+    true
+}
+
+/// Recursive Newton–Euler (Featherstone 2008, table 5.1) at the accelerations `zdot`:
+/// each link's `f = I a + v x* I v - f_ext` summed from the leaves up, a joint
+/// coordinate's `S^T f` and each port's force along its partial velocities added to `r`.
+fn newton_euler(
+    g: &mut Graph,
+    (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
+    (bias_c, links): (&[Six], &[(Mat6, Six)]),
+    (root_speeds, zdot): (&[usize], &[u32]),
+    r: &mut [Id],
+) -> Option<()> {
+    let nj = joints.len();
+    let z0 = g.zero();
+    let mut acc: Vec<Six> = vec![[z0; 6]; nj];
+    for j in 0..nj {
+        let name = format!("rnea_{}", kin.names[joints[j].frame]);
+        let (al, ll) = match joints[j].parent {
+            Up::Root(_) => {
+                let port = ports.iter().find(|p| p.joint == j)?;
+                let mut a = port.bias;
+                for (k, s) in root_speeds.iter().zip(&port.s) {
+                    let zd = g.sym(zdot[*k]);
+                    for r in 0..6 {
+                        let e = g.mul(s[r], zd);
+                        a[r] = g.add(a[r], e);
+                    }
+                }
+                (w_of(&a), v_of(&a))
+            }
+            Up::Joint(p) => {
+                let a = acc[p];
+                let (al, mut ll) = (w_of(&a), v_of(&a));
+                if let Some(off) = joints[j].offset {
+                    let ar = cross3(g, al, off);
+                    ll = [0, 1, 2].map(|k| g.add(ll[k], ar[k]));
+                }
+                (al, ll)
+            }
+        };
+        let f = joints[j].frame;
+        let al = kin.tree.down(g, f, al);
+        let ll = kin.tree.down(g, f, ll);
+        let c = bias_c[j];
+        let mut a: Six = [0, 1, 2, 3, 4, 5].map(|k| g.add([al, ll][k / 3][k % 3], c[k]));
+        let axis = joints[j].axis;
+        let zd = g.sym(zdot[joints[j].speed]);
+        a[axis] = g.add(a[axis], zd);
+        acc[j] = a.map(|x| define(g, &format!("{name}_a"), x));
+    }
+    let mut total: Vec<Six> = (0..nj)
+        .map(|j| {
+            let (i, p) = &links[j];
+            let ia = mat6_vec(g, i, acc[j]);
+            [0, 1, 2, 3, 4, 5].map(|k| g.add(ia[k], p[k]))
+        })
+        .collect();
+    for j in (0..nj).rev() {
+        let name = format!("rnea_{}", kin.names[joints[j].frame]);
+        let f = total[j].map(|x| define(g, &format!("{name}_f"), x));
+        let coord = joints[j].coord;
+        r[coord] = g.add(r[coord], f[joints[j].axis]);
+        let mut up = force_up(g, kin, joints[j].frame, f);
+        match joints[j].parent {
+            Up::Joint(p) => {
+                if let Some(off) = joints[j].offset {
+                    let n = cross3(g, off, v_of(&up));
+                    for k in 0..3 {
+                        up[k] = g.add(up[k], n[k]);
+                    }
+                }
+                for k in 0..6 {
+                    total[p][k] = g.add(total[p][k], up[k]);
+                }
+            }
+            Up::Root(_) => {
+                let port = ports.iter().find(|p| p.joint == j)?;
+                for (i, d) in &port.partials {
+                    let w = dot6(g, *d, up);
+                    r[*i] = g.add(r[*i], w);
+                }
+            }
+        }
+    }
+    Some(())
 }
