@@ -65,8 +65,8 @@ pub fn hooks(
     let active = super::active(g, &outputs, &state, &syms.inputs);
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
     let inherent = inherent(m, low, d, &b_state);
-    let reactions = reactions(m, low, d, &b_state);
-    let contact_lambda = contact_lambda(low, d, &b_state);
+    let reactions = reactions();
+    let contact_lambda = contact_lambda(low);
     Hooks {
         nz,
         speed_names: eq.speed_names.clone(),
@@ -340,59 +340,59 @@ fn with_zdot(b_state: &Bindings, zdot: &[u32], nq: usize) -> Bindings {
     b
 }
 
-/// `Contacts::reactions`: `R = A qdd + h - F` with `qdd = d/dt psi` at the solved dz/dt.
-fn reactions(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
-    let g = &low.graph;
-    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
-    let dim_l = lit_usize(nq + nz);
-    let prologue_u = input_prologue(m, Num::F64, true);
-    let b = with_zdot(b_state, &d.power.zdot, nq);
-    let mut l = Layout::new();
-    let rs = l.vec(&d.power.reactions);
-    let (lets, o) = l.block(g, &b, "x");
-    let assign = o.vec(rs).iter().enumerate().map(|(i, e)| {
-        let i = lit_usize(i);
-        quote! { __out[#i] = #e; }
-    });
+/// `Contacts::reactions`: `R = A qdd + h - F` from [`motion_terms`]'s method.
+fn reactions() -> TokenStream {
     quote! {
-        let mut __dz = [0.0f64; #dim_l];
-        <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
-        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-        #prologue_u
-        #lets
-        #(#assign)*
+        let (_, _, __r, _) = self.__motion_terms(t, state, u)?;
+        *__out = __r;
         ::core::result::Result::Ok(())
     }
 }
 
 /// For `Contacts::contact_loads` (after the input prologue): `__q`, `__qd`, `__qdd`
-/// (`[f64; NQ]`) and the reactions `__r = A qdd + h - F` from one `rhs_u`, in one block:
-/// `dot(q) = psi`, `ddot(q) = d/dt psi` at the solved dz/dt, and `R`, which uses both
+/// (`[f64; NQ]`) and the reactions `__r = A qdd + h - F` from [`motion_terms`]'s method
 /// (`__lambda` follows from `C` in [`super::contacts`]). Nothing without `rolls`.
-fn contact_lambda(low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
+fn contact_lambda(low: &Lowered) -> TokenStream {
     if low.contacts.contacts.is_empty() {
         return TokenStream::new();
     }
+    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
+    let (nq_l, dim_l) = (lit_usize(nq), lit_usize(nq + nz));
+    quote! {
+        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        let (__qd, __qdd, __r, _) = self.__motion_terms(t, state, u)?;
+        let mut __q = [0.0f64; #nq_l];
+        __q.copy_from_slice(&__s[..#nq_l]);
+    }
+}
+
+/// The private method that `reactions`, `contact_loads` and `power_balance_u` share, one
+/// block after one `rhs_u`: `dot(q) = psi`, `ddot(q) = d/dt psi` at the solved dz/dt, the
+/// reactions `R = A qdd + h - F` and the powers `[F . qd, -dL/dt, R . qd]`.
+fn motion_terms(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
     let g = &low.graph;
     let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
     let (nq_l, dim_l) = (lit_usize(nq), lit_usize(nq + nz));
+    let prologue_u = input_prologue(m, Num::F64, true);
     let b = with_zdot(b_state, &d.power.zdot, nq);
     let mut l = Layout::new();
     let rs = l.vec(&d.power.reactions);
     let qd = l.vec(&d.qdot);
     let qdd = l.vec(&d.power.qdd);
+    let ps = l.vec(&d.power.terms);
     let (lets, o) = l.block(g, &b, "x");
-    let (rs, qd, qdd) = (o.vec(rs), o.vec(qd), o.vec(qdd));
+    let (rs, qd, qdd, ps) = (o.vec(rs), o.vec(qd), o.vec(qdd), o.vec(ps));
     quote! {
-        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-        let mut __dz = [0.0f64; #dim_l];
-        <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
-        let mut __q = [0.0f64; #nq_l];
-        __q.copy_from_slice(&__s[..#nq_l]);
-        #lets
-        let __qd: [f64; #nq_l] = [#(#qd),*];
-        let __qdd: [f64; #nq_l] = [#(#qdd),*];
-        let __r: [f64; #nq_l] = [#(#rs),*];
+        /// `(dot(q), ddot(q), R, [F . qd, -dL/dt, R . qd])` along the motion at `(t, state, u)`.
+        #[doc(hidden)]
+        fn __motion_terms(&self, t: f64, state: &[f64], u: &[f64]) -> ::core::result::Result<([f64; #nq_l], [f64; #nq_l], [f64; #nq_l], [f64; 3]), ::nonholo::Error> {
+            let mut __dz = [0.0f64; #dim_l];
+            <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
+            let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+            #prologue_u
+            #lets
+            ::core::result::Result::Ok(([#(#qd),*], [#(#qdd),*], [#(#rs),*], [#(#ps),*]))
+        }
     }
 }
 
@@ -404,11 +404,7 @@ fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> 
     let (nz_l, dim_l) = (lit_usize(nz), lit_usize(nq + nz));
     let nu_l = lit_usize(m.inputs.len());
     let prologue_u = input_prologue(m, Num::F64, true);
-    let b_pow = with_zdot(b_state, &d.power.zdot, nq);
-    let mut pl = Layout::new();
-    let ps = pl.vec(&d.power.terms);
-    let (pow_lets, po) = pl.block(g, &b_pow, "w");
-    let pow_out = po.vec(ps);
+    let motion = motion_terms(m, low, d, b_state);
     let terms_method = if d.terms.is_empty() {
         quote! {}
     } else {
@@ -460,13 +456,10 @@ fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> 
             /// [`power_balance`](Self::power_balance) with the inputs `u`: their power is
             /// part of `F . qd` (the inputs held, as between two control instants).
             pub fn power_balance_u(&self, t: f64, state: &[f64], u: &[f64]) -> ::core::result::Result<[f64; 3], ::nonholo::Error> {
-                let mut __dz = [0.0f64; #dim_l];
-                <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
-                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                #prologue_u
-                #pow_lets
-                ::core::result::Result::Ok([#(#pow_out),*])
+                let (_, _, _, __p) = self.__motion_terms(t, state, u)?;
+                ::core::result::Result::Ok(__p)
             }
+            #motion
             #terms_method
         }
     }
