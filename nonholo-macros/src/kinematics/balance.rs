@@ -98,10 +98,10 @@ pub fn applied(
 /// time: a term in a deep frame then costs nine products, where re-expressing it rotation
 /// by rotation multiplies the rotations out (a chain's momenta grew exponentially with its
 /// length).
-struct RootAxes(Vec<Option<[[Id; 3]; 3]>>);
+pub struct RootAxes(Vec<Option<[[Id; 3]; 3]>>);
 
 impl RootAxes {
-    fn new(kin: &Kin) -> Self {
+    pub fn new(kin: &Kin) -> Self {
         RootAxes(vec![None; kin.tree.joints.len()])
     }
 
@@ -133,7 +133,7 @@ impl RootAxes {
     }
 
     /// The root components of `v`.
-    fn of(&mut self, kin: &Kin, g: &mut Graph, v: &Vector) -> [Id; 3] {
+    pub fn of(&mut self, kin: &Kin, g: &mut Graph, v: &Vector) -> [Id; 3] {
         let z = g.zero();
         let mut out = [z, z, z];
         for (f, c) in &v.0 {

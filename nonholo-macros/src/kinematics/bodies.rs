@@ -59,6 +59,10 @@ fn resolved(kin: &Kin, g: &mut Graph, v: &Vector, name: &str) -> Option<(usize, 
     Some((x, kin.atoms(g, name, c)))
 }
 
+/// Frames more rotations apart than this are dotted through root components (see
+/// [`generalized_forces`]).
+const FAR_APART: usize = 4;
+
 /// More frames than this in a centre's velocity make it deep (see [`kinetic_energy`]).
 const DEEP_VELOCITY: usize = 6;
 
@@ -183,12 +187,25 @@ pub fn generalized_forces(
     clock: &Clock,
     loads: &[(Vector, Vector)],
 ) -> Vec<Id> {
+    let mut axes = super::balance::RootAxes::new(kin);
     let mut q = Vec::with_capacity(clock.qd.len());
     for s in &clock.qd {
         let mut parts = Vec::new();
         for (v, f) in loads {
             let partial = v.map(g, |g, x| g.diff(x, *s));
-            parts.push(kin.tree.dot(g, f, &partial));
+            let far = partial
+                .frames()
+                .any(|a| f.frames().any(|b| kin.tree.distance(a, b) > FAR_APART));
+            if far {
+                // through root components, each frame's axes atoms: re-expressing one in
+                // the other's frame would multiply the rotations between them out (a deep
+                // arm's joint torques grew as the cube of its length)
+                let (a, b) = (axes.of(kin, g, f), axes.of(kin, g, &partial));
+                let p: Vec<Id> = (0..3).map(|k| g.mul(a[k], b[k])).collect();
+                parts.push(g.add_all(&p));
+            } else {
+                parts.push(kin.tree.dot(g, f, &partial));
+            }
         }
         q.push(g.add_all(&parts));
     }
