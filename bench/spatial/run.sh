@@ -20,6 +20,7 @@
 #   bash bench/spatial/run.sh [N...]          (default: 2 4 6 8 10 12)
 #   ... | python3 bench/spatial/fit.py         (the growth exponents of build and rhs)
 #   FAMILIES="chain rigidchain tree manipulator" (default all four); PROFILES="release dev" (default release)
+#   FORMULATION=voronec (default gibbs_appell; boltzmann_hamel too)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${SPATIAL_DIR:-$root/target/spatial-bench}
@@ -31,7 +32,7 @@ mkdir -p "$work/src/bin" "$work/models"
 source "$root/bench/downstream.sh"
 downstream_crate "$work" spatial-bench "$root"
 echo 'fn main() {}' > "$work/src/main.rs"
-(cd "$root" && NONHOLO_SPATIAL_N=$(echo "$sizes" | tr ' ' ',') NONHOLO_SPATIAL_OUT="$work/models" \
+(cd "$root" && NONHOLO_SPATIAL_FORMULATION=${FORMULATION:-gibbs_appell} NONHOLO_SPATIAL_N=$(echo "$sizes" | tr ' ' ',') NONHOLO_SPATIAL_OUT="$work/models" \
   cargo test -q --release -p nonholo-macros --lib spatial_expansion_growth -- --ignored --nocapture \
   | grep '^|')
 for f in $families; do

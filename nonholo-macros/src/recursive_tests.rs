@@ -172,3 +172,54 @@ fn newton_euler_reactions_equal_the_lagrange_terms() {
     println!("MobileManipulator: worst {worst:e}");
     assert!(worst < 1e-10, "MobileManipulator: {worst:e}");
 }
+
+#[test]
+fn voronec_and_boltzmann_hamel_take_the_tree() {
+    for formulation in ["voronec", "boltzmann_hamel"] {
+        for (family, n) in [
+            (Family::Chain, 2),
+            (Family::RigidChain, 2),
+            (Family::Tree, 4),
+        ] {
+            let src = format!("{}formulation = {formulation};\n", source("S", n, family));
+            let worst = compare(&src)
+                .unwrap_or_else(|| panic!("{formulation} {family:?} {n}: not taken as a tree"));
+            println!("{formulation} {family:?} {n}: worst {worst:e}");
+            assert!(worst < 1e-10, "{formulation} {family:?} {n}: {worst:e}");
+        }
+    }
+}
+
+/// Each formulation on the chain family (`NONHOLO_CHAIN_N`, default 6; ignored, run it in
+/// release): expansion time, emitted size and the rhs's route.
+#[test]
+#[ignore]
+fn formulations_on_the_chain() {
+    let n: usize = std::env::var("NONHOLO_CHAIN_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    println!("| formulation | expansion (s) | emitted (kB) | rhs |");
+    println!("| --- | --- | --- | --- |");
+    for formulation in ["gibbs_appell", "voronec", "boltzmann_hamel", "multipliers"] {
+        let mut src = source(&format!("Chain{n}"), n, Family::Chain);
+        if formulation == "multipliers" {
+            // (q, dot(q)) integrated directly: no speeds chosen
+            src = src.replace("dependent { x, y }", "");
+        }
+        src.push_str(&format!("formulation = {formulation};\n"));
+        let start = std::time::Instant::now();
+        let out = crate::expand::expand(src.parse().expect("tokens")).to_string();
+        let secs = start.elapsed().as_secs_f64();
+        assert!(!out.contains("compile_error"), "{formulation}");
+        let route = if out.contains("articulated-body algorithm") {
+            "articulated-body algorithm"
+        } else {
+            "its own equations"
+        };
+        println!(
+            "| {formulation} | {secs:.2} | {:.0} | {route} |",
+            out.len() as f64 / 1e3
+        );
+    }
+}

@@ -6,8 +6,9 @@
 //! `spatial_expansion_growth` (ignored; run it in release) prints expansion time, emitted
 //! size and rhs operations for the family; with `NONHOLO_SPATIAL_OUT=dir` it also writes
 //! each model for the downstream build measurements (`bench/spatial/run.sh`), with
-//! `NONHOLO_SPATIAL_EXPANDED=1` its expansion beside it, and `NONHOLO_SPATIAL_FAMILIES=
-//! rigidchain,tree` keeps to those families.
+//! `NONHOLO_SPATIAL_EXPANDED=1` its expansion beside it; `NONHOLO_SPATIAL_FAMILIES=
+//! rigidchain,tree` keeps to those families, `NONHOLO_SPATIAL_FORMULATION=voronec` derives
+//! them by that formulation.
 
 use crate::expand::expand;
 use std::fmt::Write as _;
@@ -207,7 +208,10 @@ fn spatial_expansion_growth() {
             {
                 continue;
             }
-            let src = source(&name, n, family);
+            let mut src = source(&name, n, family);
+            if let Ok(f) = std::env::var("NONHOLO_SPATIAL_FORMULATION") {
+                src.push_str(&format!("formulation = {f};\n"));
+            }
             let start = Instant::now();
             let out = expand(src.parse().expect("tokens")).to_string();
             let secs = start.elapsed().as_secs_f64();

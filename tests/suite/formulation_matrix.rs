@@ -370,3 +370,15 @@ macro_rules! check_reactions {
 fn reactions_agree_across_formulations_and_do_no_work() {
     each_family!(check_reactions);
 }
+
+/// The spatial chain's Voronec and Boltzmann–Hamel equations are solved by the
+/// articulated-body algorithm, as Gibbs–Appell's are (their trajectories agree above).
+#[test]
+fn the_chain_takes_the_tree_in_every_first_method() {
+    for equations in [ChainGa::EQUATIONS, ChainBh::EQUATIONS, ChainVo::EQUATIONS] {
+        assert!(
+            equations.contains("emitted: dz/dt by the articulated-body algorithm"),
+            "{equations}"
+        );
+    }
+}

@@ -80,6 +80,26 @@ struct Port {
     partials: Vec<(usize, Six)>,
 }
 
+/// [`derive`] for a formulation that keeps `psi` as it derived it (Voronec's, Boltzmann–
+/// Hamel's): its components named where large, as Gibbs–Appell names them.
+pub fn on_psi(low: &mut crate::model::Lowered, psi: &[Id]) -> Option<Recursive> {
+    let src = low.tree.as_deref_mut()?;
+    let g = &mut low.graph;
+    let psi_atoms: Vec<Id> = psi
+        .iter()
+        .enumerate()
+        .map(|(i, p)| g.define_if_large(&format!("psi[{}]", low.names.coords[i]), *p, 24))
+        .collect();
+    derive(
+        g,
+        &low.syms,
+        &low.rigid,
+        src,
+        (psi, &psi_atoms),
+        &low.forces,
+    )
+}
+
 /// The accelerations by the articulated-body algorithm, or `None` where the model is not
 /// a tree of revolute joints on a root (or has loads the route does not take).
 pub fn derive(

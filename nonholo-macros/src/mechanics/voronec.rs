@@ -66,7 +66,9 @@ use crate::sym::{Graph, Id, Mat};
 /// parametrization was checked against [`Formulation::rejects`] (independent velocities).
 pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equations> {
     let kin = velocities::kinematics(low, cx)?;
-    let d = equations(low, lt, kin);
+    let mut d = equations(low, lt, kin);
+    // the same dz/dt by the articulated-body algorithm where the bodies form a tree
+    d.recursive = super::recursive::on_psi(low, &d.qdot);
     Some(first_method::complete(low, lt, Formulation::Voronec, d))
 }
 

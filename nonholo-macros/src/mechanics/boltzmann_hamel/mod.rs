@@ -119,7 +119,10 @@ use std::cell::RefCell;
 /// affine in `dot(q)`; reports through `cx` otherwise.
 pub fn derive(low: &mut Lowered, lt: &LagrangeTerms, cx: &Ctxt) -> Option<Equations> {
     let kin = velocities::kinematics(low, cx)?;
-    let d = equations(low, lt, kin, cx)?;
+    let mut d = equations(low, lt, kin, cx)?;
+    // the same dz/dt by the articulated-body algorithm where the bodies form a tree whose
+    // joints' velocities are speeds of their own
+    d.recursive = crate::mechanics::recursive::on_psi(low, &d.qdot);
     Some(first_method::complete(
         low,
         lt,
