@@ -5,7 +5,7 @@
 use crate::mechanics::first_method::KEEP_RECURSIVE;
 use crate::mechanics::Layout;
 use crate::spatial_tests::{source, Family};
-use crate::sym::linsolve::{solve_dense, RandomPoints};
+use crate::sym::linsolve::RandomPoints;
 use crate::sym::HashMap;
 
 /// `Some(worst relative difference)` over a few random states, `None` where the model is
@@ -41,19 +41,7 @@ fn compare(src: &str) -> Option<f64> {
     for _ in 0..4 {
         let env = points.next_point(g);
         let mut memo = HashMap::default();
-        let gm: Vec<Vec<f64>> = (0..nz)
-            .map(|a| {
-                (0..nz)
-                    .map(|b| g.eval(d.mass_matrix_g.at(a, b), &env, &mut memo))
-                    .collect()
-            })
-            .collect();
-        let f: Vec<f64> = d
-            .forcing
-            .iter()
-            .map(|e| g.eval(*e, &env, &mut memo))
-            .collect();
-        let x = solve_dense(gm, f).expect("G regular");
+        let x = d.zdot_at(g, &env, &mut memo);
         let y: Vec<f64> = rec
             .accelerations
             .iter()

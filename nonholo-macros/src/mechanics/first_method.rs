@@ -42,6 +42,24 @@ pub struct FirstMethod {
     pub power: PowerTerms,
 }
 
+#[cfg(test)]
+impl FirstMethod {
+    /// `dz/dt` solving `G dz/dt = forcing` evaluated at `env`: the tests' reference for the
+    /// closed forms and the articulated-body algorithm.
+    pub fn zdot_at(&self, g: &Graph, env: &[f64], memo: &mut HashMap<Id, f64>) -> Vec<f64> {
+        let nz = self.forcing.len();
+        let gm: Vec<Vec<f64>> = (0..nz)
+            .map(|a| {
+                (0..nz)
+                    .map(|b| g.eval(self.mass_matrix_g.at(a, b), env, memo))
+                    .collect()
+            })
+            .collect();
+        let f: Vec<f64> = self.forcing.iter().map(|e| g.eval(*e, env, memo)).collect();
+        crate::sym::linsolve::solve_dense(gm, f).expect("G regular")
+    }
+}
+
 /// What a first-method formulation derives itself.
 pub struct Derived {
     pub qdot: Vec<Id>,

@@ -14,6 +14,16 @@
 //! articulated inertia and bias seen through its `S`, a `k x k` solve, and the forward
 //! pass gives the links' accelerations from it.
 //!
+//! The reactions `R = A qdd + h - F` that `Contacts` and the power balance report come from
+//! the same tree by recursive Newton–Euler (table 5.1) at the solved `dz/dt`: each link's
+//! `f = I a + v x* I v - f_ext` summed from the leaves up, a joint coordinate's `S^T f`, and
+//! the root coordinates' the root bodies' and ports' forces along their partial velocities
+//! (Kane's form), linear in the bodies where `A qdd` is quadratic.
+//!
+//! Voronec's and Boltzmann–Hamel's equations take the route too ([`on_psi`]) where their
+//! speeds leave the joints' velocities speeds of their own: every first-method formulation
+//! projects the same Lagrange equations, so the same `dz/dt` solves them.
+//!
 //! Spatial vectors are `(angular, linear)` in the frame of their node at its reference
 //! point, and their accelerations are the rates of those components (body coordinates:
 //! `f = I a + v x* I v`, Featherstone 2.67). Gravity acts on each link as a force at its
@@ -100,17 +110,17 @@ pub fn on_psi(low: &mut crate::model::Lowered, psi: &[Id]) -> Option<Recursive> 
     )
 }
 
-/// The accelerations by the articulated-body algorithm, or `None` where the model is not
-/// a tree of revolute joints on a root (or has loads the route does not take).
-pub fn derive(
-    g: &mut Graph,
-    syms: &Symbols,
-    rigid: &[crate::kinematics::bodies::RigidTerm],
-    src: &mut TreeSource,
-    (psi, psi_atoms): (&[Id], &[Id]),
-    forces: &[Id],
-) -> Option<Recursive> {
-    let (nq, nz) = (syms.q.len(), syms.z.len());
+/// The tree read off the frames: its joints (with their links, points and offsets), which
+/// bodies are the root's, and each link's centre in its joint's frame.
+struct Reading {
+    joints: Vec<Joint>,
+    root_body: Vec<bool>,
+    centre: HashMap<usize, [Id; 3]>,
+}
+
+/// `None` where the frames and bodies are not a tree of revolute joints on a root.
+fn read_tree(g: &mut Graph, syms: &Symbols, psi: &[Id], src: &mut TreeSource) -> Option<Reading> {
+    let nq = syms.q.len();
     // speeds of their own: dot(q_i) = z_j, z_j in no other velocity
     let speed_of = |g: &Graph, i: usize| -> Option<usize> {
         let Node::Sym(s) = g.node(psi[i]) else {
@@ -265,6 +275,30 @@ pub fn derive(
             joints[j].offset = r.iter().any(|x| !g.is_zero(*x)).then_some(r);
         }
     }
+    Some(Reading {
+        joints,
+        root_body,
+        centre,
+    })
+}
+
+/// The accelerations by the articulated-body algorithm, or `None` where the model is not
+/// a tree of revolute joints on a root (or has loads the route does not take).
+pub fn derive(
+    g: &mut Graph,
+    syms: &Symbols,
+    rigid: &[crate::kinematics::bodies::RigidTerm],
+    src: &mut TreeSource,
+    (psi, psi_atoms): (&[Id], &[Id]),
+    forces: &[Id],
+) -> Option<Recursive> {
+    let (nq, nz) = (syms.q.len(), syms.z.len());
+    let Reading {
+        joints,
+        root_body,
+        centre,
+    } = read_tree(g, syms, psi, src)?;
+    let kin = &mut src.kin;
     let joint_speeds: Vec<usize> = joints.iter().map(|j| j.speed).collect();
     let root_speeds: Vec<usize> = (0..nz).filter(|a| !joint_speeds.contains(a)).collect();
     let joint_syms: Vec<u32> = joint_speeds.iter().map(|j| syms.z[*j]).collect();
@@ -316,10 +350,7 @@ pub fn derive(
             continue;
         }
         let f = g.subst(*f, &at_psi);
-        match joints
-            .iter()
-            .find(|j| Some((i, j.speed)) == joint_of_frame[j.frame])
-        {
+        match joints.iter().find(|j| j.coord == i) {
             Some(j) => torque[j.speed] = g.add(torque[j.speed], f),
             None => {
                 for (r, a) in root_speeds.iter().enumerate() {
