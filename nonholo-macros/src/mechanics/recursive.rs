@@ -596,16 +596,11 @@ pub fn derive(
         });
         let p_small = p_small.map(|x| define(g, &format!("{name}_pa"), x));
         // to the parent's frame and point
-        let f = joints[j].frame;
-        let mut i_up = rotate_up(g, kin, f, &i_small);
-        let mut p_up = force_up(g, kin, f, p_small);
-        if let (Up::Joint(_), Some(r)) = (joints[j].parent, joints[j].offset) {
+        let mut i_up = rotate_up(g, kin, joints[j].frame, &i_small);
+        if let Some(r) = joints[j].offset {
             i_up = shift(g, &i_up, r);
-            let n = cross3(g, r, v_of(&p_up));
-            for k in 0..3 {
-                p_up[k] = g.add(p_up[k], n[k]);
-            }
         }
+        let p_up = carried_up(g, kin, &joints[j], p_small);
         match joints[j].parent {
             Up::Joint(p) => {
                 for r in 0..6 {
@@ -662,35 +657,14 @@ pub fn derive(
     let mut acc: Vec<Six> = vec![[z0; 6]; nj];
     for j in 0..nj {
         let name = format!("aba_{}", kin.names[joints[j].frame]);
-        let (al, ll) = match joints[j].parent {
-            Up::Root(_) => {
-                let port = ports.iter().find(|p| p.joint == j)?;
-                let mut a = port.bias;
-                for (k, s) in root_speeds.iter().zip(&port.s) {
-                    for r in 0..6 {
-                        let e = g.mul(s[r], zd[*k]);
-                        a[r] = g.add(a[r], e);
-                    }
-                }
-                (w_of(&a), v_of(&a))
-            }
-            Up::Joint(p) => {
-                let a = acc[p];
-                let (al, mut ll) = (w_of(&a), v_of(&a));
-                if let Some(r) = joints[j].offset {
-                    let ar = cross3(g, al, r);
-                    ll = [0, 1, 2].map(|k| g.add(ll[k], ar[k]));
-                }
-                (al, ll)
-            }
-        };
-        let f = joints[j].frame;
-        let al = kin.tree.down(g, f, al);
-        let ll = kin.tree.down(g, f, ll);
-        let c = bias_c[j];
-        let a: Six = [0, 1, 2, 3, 4, 5]
-            .map(|k| g.add([al, ll][k / 3][k % 3], c[k]))
-            .map(|x| define(g, &format!("{name}_a"), x));
+        let a = carried_down(
+            g,
+            (kin, &joints, &ports),
+            j,
+            (&acc, &bias_c[j]),
+            (root_speeds.as_slice(), &zd),
+        )?
+        .map(|x| define(g, &format!("{name}_a"), x));
         let ua = dot6(g, u_col[j], a);
         let t = g.mul(ua, d_inv[j]);
         let x = g.sub(u_over_d[j], t);
@@ -722,6 +696,58 @@ pub fn derive(
         zdot,
         reactions,
     })
+}
+
+/// Joint `j`'s parent's acceleration carried to it, plus its `c` (table 7.1's `X a_parent +
+/// c`, before its own `S dz_j`): a port's `bias + S dz_R`, or the parent link's shifted to
+/// the joint's point and turned into its frame. `acc` holds the joints above, `zd` every
+/// speed's `dz/dt` (the root's are read).
+fn carried_down(
+    g: &mut Graph,
+    (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
+    j: usize,
+    (acc, c): (&[Six], &Six),
+    (root_speeds, zd): (&[usize], &[Id]),
+) -> Option<Six> {
+    let (al, ll) = match joints[j].parent {
+        Up::Root(_) => {
+            let port = ports.iter().find(|p| p.joint == j)?;
+            let mut a = port.bias;
+            for (k, s) in root_speeds.iter().zip(&port.s) {
+                for r in 0..6 {
+                    let e = g.mul(s[r], zd[*k]);
+                    a[r] = g.add(a[r], e);
+                }
+            }
+            (w_of(&a), v_of(&a))
+        }
+        Up::Joint(p) => {
+            let a = acc[p];
+            let (al, mut ll) = (w_of(&a), v_of(&a));
+            if let Some(r) = joints[j].offset {
+                let ar = cross3(g, al, r);
+                ll = [0, 1, 2].map(|k| g.add(ll[k], ar[k]));
+            }
+            (al, ll)
+        }
+    };
+    let f = joints[j].frame;
+    let al = kin.tree.down(g, f, al);
+    let ll = kin.tree.down(g, f, ll);
+    Some([0, 1, 2, 3, 4, 5].map(|k| g.add([al, ll][k / 3][k % 3], c[k])))
+}
+
+/// A force at the joint's point in its frame, in its parent's frame at the parent's point
+/// (`X^T f`).
+fn carried_up(g: &mut Graph, kin: &crate::kinematics::Kin, joint: &Joint, f: Six) -> Six {
+    let mut up = force_up(g, kin, joint.frame, f);
+    if let Some(r) = joint.offset {
+        let n = cross3(g, r, v_of(&up));
+        for k in 0..3 {
+            up[k] = g.add(up[k], n[k]);
+        }
+    }
+    up
 }
 
 /// Adds a body's work along its partial velocities to the reactions: `(d x / d dot(q_i)) .
@@ -763,39 +789,18 @@ fn newton_euler(
     let nj = joints.len();
     let z0 = g.zero();
     let mut acc: Vec<Six> = vec![[z0; 6]; nj];
+    let zd: Vec<Id> = zdot.iter().map(|z| g.sym(*z)).collect();
     for j in 0..nj {
         let name = format!("rnea_{}", kin.names[joints[j].frame]);
-        let (al, ll) = match joints[j].parent {
-            Up::Root(_) => {
-                let port = ports.iter().find(|p| p.joint == j)?;
-                let mut a = port.bias;
-                for (k, s) in root_speeds.iter().zip(&port.s) {
-                    let zd = g.sym(zdot[*k]);
-                    for r in 0..6 {
-                        let e = g.mul(s[r], zd);
-                        a[r] = g.add(a[r], e);
-                    }
-                }
-                (w_of(&a), v_of(&a))
-            }
-            Up::Joint(p) => {
-                let a = acc[p];
-                let (al, mut ll) = (w_of(&a), v_of(&a));
-                if let Some(off) = joints[j].offset {
-                    let ar = cross3(g, al, off);
-                    ll = [0, 1, 2].map(|k| g.add(ll[k], ar[k]));
-                }
-                (al, ll)
-            }
-        };
-        let f = joints[j].frame;
-        let al = kin.tree.down(g, f, al);
-        let ll = kin.tree.down(g, f, ll);
-        let c = bias_c[j];
-        let mut a: Six = [0, 1, 2, 3, 4, 5].map(|k| g.add([al, ll][k / 3][k % 3], c[k]));
+        let mut a = carried_down(
+            g,
+            (kin, joints, ports),
+            j,
+            (&acc, &bias_c[j]),
+            (root_speeds, &zd),
+        )?;
         let axis = joints[j].axis;
-        let zd = g.sym(zdot[joints[j].speed]);
-        a[axis] = g.add(a[axis], zd);
+        a[axis] = g.add(a[axis], zd[joints[j].speed]);
         acc[j] = a.map(|x| define(g, &format!("{name}_a"), x));
     }
     let mut total: Vec<Six> = (0..nj)
@@ -810,15 +815,9 @@ fn newton_euler(
         let f = total[j].map(|x| define(g, &format!("{name}_f"), x));
         let coord = joints[j].coord;
         r[coord] = g.add(r[coord], f[joints[j].axis]);
-        let mut up = force_up(g, kin, joints[j].frame, f);
+        let up = carried_up(g, kin, &joints[j], f);
         match joints[j].parent {
             Up::Joint(p) => {
-                if let Some(off) = joints[j].offset {
-                    let n = cross3(g, off, v_of(&up));
-                    for k in 0..3 {
-                        up[k] = g.add(up[k], n[k]);
-                    }
-                }
                 for k in 0..6 {
                     total[p][k] = g.add(total[p][k], up[k]);
                 }
