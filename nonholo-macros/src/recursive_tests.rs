@@ -8,9 +8,8 @@ use crate::spatial_tests::{source, Family};
 use crate::sym::linsolve::RandomPoints;
 use crate::sym::HashMap;
 
-/// `Some(worst relative difference)` over a few random states, `None` where the model is
-/// not a tree the route takes.
-fn compare(src: &str) -> Option<f64> {
+/// The model lowered and derived, the articulated-body algorithm kept whatever its size.
+fn derived(src: &str) -> (crate::model::Lowered, crate::mechanics::Equations) {
     let cx = crate::ctxt::Ctxt::new();
     let parsed = crate::dsl::parse::parse_model(src.parse().expect("tokens"), &cx);
     let checked = crate::check::check(parsed, &cx).expect("check");
@@ -18,7 +17,13 @@ fn compare(src: &str) -> Option<f64> {
     KEEP_RECURSIVE.with(|k| k.set(true));
     let eq = crate::mechanics::derive(&mut low, &cx);
     KEEP_RECURSIVE.with(|k| k.set(false));
-    let eq = eq.expect("equations");
+    (low, eq.expect("equations"))
+}
+
+/// `Some(worst relative difference)` over a few random states, `None` where the model is
+/// not a tree the route takes.
+fn compare(src: &str) -> Option<f64> {
+    let (low, eq) = derived(src);
     let Layout::First(d) = &eq.layout else {
         return None;
     };
@@ -95,14 +100,8 @@ fn library_models_as_trees() {
 /// `A qdd + h - F` of the body-wise Lagrange terms at random states and accelerations,
 /// `None` where the route gives none.
 fn compare_reactions(src: &str) -> Option<f64> {
+    let (mut low, eq) = derived(src);
     let cx = crate::ctxt::Ctxt::new();
-    let parsed = crate::dsl::parse::parse_model(src.parse().expect("tokens"), &cx);
-    let checked = crate::check::check(parsed, &cx).expect("check");
-    let mut low = crate::lower::lower(&checked, &cx);
-    KEEP_RECURSIVE.with(|k| k.set(true));
-    let eq = crate::mechanics::derive(&mut low, &cx);
-    KEEP_RECURSIVE.with(|k| k.set(false));
-    let eq = eq.expect("equations");
     let Layout::First(d) = &eq.layout else {
         return None;
     };

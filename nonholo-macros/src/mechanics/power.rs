@@ -52,34 +52,26 @@ pub fn power_terms(
         .map(|p| g.directional(*p, &along, &mut memo))
         .collect();
     let f = g.subst_many(&low.forces, &at_psi);
-    let mut p_forces = Vec::with_capacity(n);
-    let mut p_react = Vec::with_capacity(n);
-    let mut reactions = Vec::with_capacity(n);
-    if let Some((_, r)) = given {
-        for i in 0..n {
-            p_forces.push(g.mul(f[i], qdot[i]));
-            reactions.push(r[i]);
-            p_react.push(g.mul(r[i], qdot[i]));
+    let reactions: Vec<Id> = match given {
+        Some((_, r)) => r.to_vec(),
+        None => {
+            let h = g.subst_many(&lt.h, &at_psi);
+            (0..n)
+                .map(|i| {
+                    let mut r = Vec::with_capacity(n + 2);
+                    for j in 0..n {
+                        r.push(g.mul(lt.mass_matrix_a[i][j], qdd[j]));
+                    }
+                    r.push(h[i]);
+                    r.push(g.neg(f[i]));
+                    let ri = g.add_all(&r);
+                    g.define_if_large(&format!("R[{i}]"), ri, 24)
+                })
+                .collect()
         }
-    }
-    let h = if given.is_some() {
-        Vec::new()
-    } else {
-        g.subst_many(&lt.h, &at_psi)
     };
-    for i in (0..n).filter(|_| given.is_none()) {
-        p_forces.push(g.mul(f[i], qdot[i]));
-        let mut r = Vec::with_capacity(n + 2);
-        for j in 0..n {
-            r.push(g.mul(lt.mass_matrix_a[i][j], qdd[j]));
-        }
-        r.push(h[i]);
-        r.push(g.neg(f[i]));
-        let ri = g.add_all(&r);
-        let ri = g.define_if_large(&format!("R[{i}]"), ri, 24);
-        reactions.push(ri);
-        p_react.push(g.mul(ri, qdot[i]));
-    }
+    let p_forces: Vec<Id> = (0..n).map(|i| g.mul(f[i], qdot[i])).collect();
+    let p_react: Vec<Id> = (0..n).map(|i| g.mul(reactions[i], qdot[i])).collect();
     let p_forces = g.add_all(&p_forces);
     let p_react = g.add_all(&p_react);
     let dt_t = g.diff(low.kinetic, s.t);

@@ -31,12 +31,20 @@
 //! speeds and through `psi_z^T F` on the root's; energy written as a scalar keeps the
 //! body-wise route.
 
-use crate::kinematics::vector::{cross3, Vector};
+mod newton_euler;
+mod tree;
+
+use super::spatial::{
+    add_projection, cross_force, define, dot6, mat6_vec, rotate_up, shift, spatial_inertia,
+    sym_define, v_of, w_of, Mat6, Six,
+};
+use crate::kinematics::vector::cross3;
 use crate::kinematics::Clock;
 use crate::model::{Symbols, TreeSource};
-use crate::sym::linsolve::probably_zero;
 use crate::sym::HashMap;
-use crate::sym::{Graph, Id, Node};
+use crate::sym::{Graph, Id};
+use newton_euler::{add_partial_work, newton_euler};
+use tree::{carried_down, carried_up, read_tree, Port, Reading, Up};
 
 /// `dz/dt` from the articulated-body algorithm.
 pub struct Recursive {
@@ -50,44 +58,6 @@ pub struct Recursive {
     /// Newton–Euler (Featherstone 2008, table 5.1) at `zdot`, where every coordinate's
     /// partial velocities could be read off the tree.
     pub reactions: Option<Vec<Id>>,
-}
-
-use super::spatial::{
-    add_projection, cross_force, define, dot6, force_up, mat6_vec, rotate_up, shift,
-    spatial_inertia, sym_define, v_of, w_of, Mat6, Six,
-};
-
-/// A revolute joint and the frame it turns.
-struct Joint {
-    frame: usize,
-    axis: usize,
-    speed: usize,
-    /// The coordinate it turns by.
-    coord: usize,
-    parent: Up,
-    /// From the parent's reference point to this one's, in the parent's frame (`None`: the
-    /// same point).
-    offset: Option<[Id; 3]>,
-    point: Option<Vector>,
-    bodies: Vec<usize>,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Up {
-    Joint(usize),
-    /// A frame of the root.
-    Root(usize),
-}
-
-/// A subtree's attachment to the root: its frame and point, and its motion there.
-struct Port {
-    joint: usize,
-    /// `d velocity / d z_R` (6 x k).
-    s: Vec<Six>,
-    /// The acceleration at `dz/dt = 0`.
-    bias: Six,
-    /// `d velocity / d dot(q_i)` of the coordinates it depends on, at `dot(q) = psi`.
-    partials: Vec<(usize, Six)>,
 }
 
 /// [`derive`] for a formulation that keeps `psi` as it derived it (Voronec's, Boltzmann–
@@ -108,178 +78,6 @@ pub fn on_psi(low: &mut crate::model::Lowered, psi: &[Id]) -> Option<Recursive> 
         (psi, &psi_atoms),
         &low.forces,
     )
-}
-
-/// The tree read off the frames: its joints (with their links, points and offsets), which
-/// bodies are the root's, and each link's centre in its joint's frame.
-struct Reading {
-    joints: Vec<Joint>,
-    root_body: Vec<bool>,
-    centre: HashMap<usize, [Id; 3]>,
-}
-
-/// `None` where the frames and bodies are not a tree of revolute joints on a root.
-fn read_tree(g: &mut Graph, syms: &Symbols, psi: &[Id], src: &mut TreeSource) -> Option<Reading> {
-    let nq = syms.q.len();
-    // speeds of their own: dot(q_i) = z_j, z_j in no other velocity
-    let speed_of = |g: &Graph, i: usize| -> Option<usize> {
-        let Node::Sym(s) = g.node(psi[i]) else {
-            return None;
-        };
-        let j = syms.z.iter().position(|z| z == s)?;
-        let alone = (0..nq).all(|k| k == i || !g.depends_on(psi[k], syms.z[j]));
-        alone.then_some(j)
-    };
-    let kin = &mut src.kin;
-    let nf = kin.tree.joints.len();
-    let joint_of_frame: Vec<Option<(usize, usize)>> = (0..nf)
-        .map(|f| {
-            kin.tree.joints[f].parent?;
-            let Node::Sym(s) = g.node(kin.angles[f]) else {
-                return None;
-            };
-            let i = syms.q.iter().position(|q| q == s)?;
-            speed_of(g, i).map(|j| (i, j))
-        })
-        .collect();
-    // the root: frames that are not joints, the bodies on them, the frames above those
-    let mut root: Vec<bool> = joint_of_frame.iter().map(Option::is_none).collect();
-    let mut root_body = vec![false; src.bodies.len()];
-    loop {
-        let mut changed = false;
-        for (b, body) in src.bodies.iter().enumerate() {
-            if root_body[b] || body.frame.is_some_and(|f| !root[f]) {
-                continue;
-            }
-            root_body[b] = true;
-            changed = true;
-            for a in body
-                .frame
-                .map(|f| kin.tree.path_to_root(f))
-                .unwrap_or_default()
-            {
-                root[a] = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let mut joints: Vec<Joint> = Vec::new();
-    let mut joint_at = vec![usize::MAX; nf];
-    for f in 0..nf {
-        if root[f] {
-            continue;
-        }
-        let (coord, speed) = joint_of_frame[f]?;
-        let p = kin.tree.joints[f].parent?;
-        let parent = if root[p] {
-            Up::Root(p)
-        } else {
-            Up::Joint(joint_at[p])
-        };
-        joint_at[f] = joints.len();
-        joints.push(Joint {
-            frame: f,
-            axis: kin.tree.joints[f].axis,
-            speed,
-            coord,
-            parent,
-            offset: None,
-            point: None,
-            bodies: Vec::new(),
-        });
-    }
-    if joints.is_empty() {
-        return None;
-    }
-    let body_frame = |f: usize| {
-        src.bodies
-            .iter()
-            .enumerate()
-            .any(|(b, body)| !root_body[b] && body.frame == Some(f))
-    };
-    // each link's segment: its joint and those above it up to the link above (or the
-    // root); the centre's terms in the segment are its offset, the rest its joint point
-    let q_and_t: Vec<u32> = syms.q.iter().chain([&syms.t]).copied().collect();
-    let mut centre = HashMap::default();
-    for (b, body) in src.bodies.iter().enumerate() {
-        if root_body[b] {
-            continue;
-        }
-        let f = body.frame?;
-        let mut segment = vec![joint_at[f]];
-        while let Up::Joint(p) = joints[*segment.last()?].parent {
-            if body_frame(joints[p].frame) {
-                break;
-            }
-            segment.push(p);
-        }
-        let frames: Vec<usize> = segment.iter().map(|j| joints[*j].frame).collect();
-        let mut point = Vector::zero();
-        let z = g.zero();
-        let mut c = [z, z, z];
-        for (fr, comps) in &body.center.0 {
-            if *fr == f {
-                c = *comps;
-            } else if frames.contains(fr) {
-                if !comps.iter().all(|x| probably_zero(g, *x)) {
-                    return None;
-                }
-            } else {
-                point = point.add(g, &Vector::in_frame(*fr, *comps));
-            }
-        }
-        if c.iter().any(|x| g.depends_on_any(*x, &q_and_t)) {
-            return None;
-        }
-        for j in segment {
-            match &joints[j].point {
-                Some(p) => {
-                    let d = p.sub(g, &point);
-                    if !d
-                        .0
-                        .iter()
-                        .all(|(_, x)| x.iter().all(|e| probably_zero(g, *e)))
-                    {
-                        return None;
-                    }
-                }
-                None => joints[j].point = Some(point.clone()),
-            }
-        }
-        joints[joint_at[f]].bodies.push(b);
-        centre.insert(b, c);
-    }
-    // joints below no link carry nothing: their speeds would have no inertia
-    if joints.iter().any(|j| j.point.is_none()) {
-        return None;
-    }
-    // offsets between links: fixed in the link above
-    for j in 0..joints.len() {
-        if let Up::Joint(p) = joints[j].parent {
-            let d = joints[j].point.as_ref()?.sub(g, joints[p].point.as_ref()?);
-            let pf = joints[p].frame;
-            let z = g.zero();
-            let mut r = [z, z, z];
-            for (fr, comps) in &d.0 {
-                if *fr == pf {
-                    r = *comps;
-                } else if !comps.iter().all(|x| probably_zero(g, *x)) {
-                    return None;
-                }
-            }
-            if r.iter().any(|x| g.depends_on_any(*x, &q_and_t)) {
-                return None;
-            }
-            joints[j].offset = r.iter().any(|x| !g.is_zero(*x)).then_some(r);
-        }
-    }
-    Some(Reading {
-        joints,
-        root_body,
-        centre,
-    })
 }
 
 /// The accelerations by the articulated-body algorithm, or `None` where the model is not
@@ -387,7 +185,7 @@ pub fn derive(
             .collect();
         let ms: Vec<[Id; 3]> = s.iter().map(|c| c.map(|x| g.mul(term.mass, x))).collect();
         add_projection(g, (&s, &ms, bias), &mut k_root, &mut f_root);
-        if let Some(r) = reactions.as_mut() {
+        if reactions.is_some() {
             // m (a - g) along its partial velocities
             let da = v.map(|x| g.directional(x, &along_full, &mut memo_full));
             let force = [0, 1, 2].map(|k| {
@@ -395,15 +193,13 @@ pub fn derive(
                 let a = g.sub(a, term.gravity[k]);
                 g.mul(term.mass, a)
             });
-            if !partial_work(
+            add_partial_work(
                 g,
                 (&term.velocity, force),
-                (&syms.qd, &at_psi),
-                &joint_qd,
-                (&partial_coords, r),
-            ) {
-                reactions = None;
-            }
+                (syms, &at_psi),
+                (&joint_qd, &partial_coords),
+                &mut reactions,
+            );
         }
         if let Some(spin) = &term.spin {
             let w = spin.omega.map(|x| g.subst(x, &at_psi));
@@ -425,20 +221,18 @@ pub fn derive(
                 .map(|c| crate::mechanics::rigid::mat_vec(g, &spin.inertia, *c))
                 .collect();
             add_projection(g, (&s, &is, bias), &mut k_root, &mut f_root);
-            if let Some(r) = reactions.as_mut() {
+            if reactions.is_some() {
                 // I dw/dt + w_K x I w along its partial angular velocities
                 let dw = w.map(|x| g.directional(x, &along_full, &mut memo_full));
                 let idw = crate::mechanics::rigid::mat_vec(g, &spin.inertia, dw);
                 let torque = [0, 1, 2].map(|k| g.add(idw[k], t[k]));
-                if !partial_work(
+                add_partial_work(
                     g,
                     (&spin.omega, torque),
-                    (&syms.qd, &at_psi),
-                    &joint_qd,
-                    (&partial_coords, r),
-                ) {
-                    reactions = None;
-                }
+                    (syms, &at_psi),
+                    (&joint_qd, &partial_coords),
+                    &mut reactions,
+                );
             }
         }
     }
@@ -696,140 +490,4 @@ pub fn derive(
         zdot,
         reactions,
     })
-}
-
-/// Joint `j`'s parent's acceleration carried to it, plus its `c` (table 7.1's `X a_parent +
-/// c`, before its own `S dz_j`): a port's `bias + S dz_R`, or the parent link's shifted to
-/// the joint's point and turned into its frame. `acc` holds the joints above, `zd` every
-/// speed's `dz/dt` (the root's are read).
-fn carried_down(
-    g: &mut Graph,
-    (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
-    j: usize,
-    (acc, c): (&[Six], &Six),
-    (root_speeds, zd): (&[usize], &[Id]),
-) -> Option<Six> {
-    let (al, ll) = match joints[j].parent {
-        Up::Root(_) => {
-            let port = ports.iter().find(|p| p.joint == j)?;
-            let mut a = port.bias;
-            for (k, s) in root_speeds.iter().zip(&port.s) {
-                for r in 0..6 {
-                    let e = g.mul(s[r], zd[*k]);
-                    a[r] = g.add(a[r], e);
-                }
-            }
-            (w_of(&a), v_of(&a))
-        }
-        Up::Joint(p) => {
-            let a = acc[p];
-            let (al, mut ll) = (w_of(&a), v_of(&a));
-            if let Some(r) = joints[j].offset {
-                let ar = cross3(g, al, r);
-                ll = [0, 1, 2].map(|k| g.add(ll[k], ar[k]));
-            }
-            (al, ll)
-        }
-    };
-    let f = joints[j].frame;
-    let al = kin.tree.down(g, f, al);
-    let ll = kin.tree.down(g, f, ll);
-    Some([0, 1, 2, 3, 4, 5].map(|k| g.add([al, ll][k / 3][k % 3], c[k])))
-}
-
-/// A force at the joint's point in its frame, in its parent's frame at the parent's point
-/// (`X^T f`).
-fn carried_up(g: &mut Graph, kin: &crate::kinematics::Kin, joint: &Joint, f: Six) -> Six {
-    let mut up = force_up(g, kin, joint.frame, f);
-    if let Some(r) = joint.offset {
-        let n = cross3(g, r, v_of(&up));
-        for k in 0..3 {
-            up[k] = g.add(up[k], n[k]);
-        }
-    }
-    up
-}
-
-/// Adds a body's work along its partial velocities to the reactions: `(d x / d dot(q_i)) .
-/// load` for the coordinates `partial_coords` (at `dot(q) = psi`); false where `x` moves
-/// with a joint's velocity (the body is not the root's).
-fn partial_work(
-    g: &mut Graph,
-    (x, load): (&[Id; 3], [Id; 3]),
-    (qd, at_psi): (&[u32], &HashMap<u32, Id>),
-    joint_qd: &[u32],
-    (partial_coords, r): (&[usize], &mut [Id]),
-) -> bool {
-    if x.iter().any(|e| g.depends_on_any(*e, joint_qd)) {
-        return false;
-    }
-    for i in partial_coords {
-        let d = x.map(|e| g.diff(e, qd[*i]));
-        if d.iter().all(|e| g.is_zero(*e)) {
-            continue;
-        }
-        let d = d.map(|e| g.subst(e, at_psi));
-        let terms: Vec<Id> = (0..3).map(|k| g.mul(d[k], load[k])).collect();
-        let w = g.add_all(&terms);
-        r[*i] = g.add(r[*i], w);
-    }
-    true
-}
-
-/// Recursive Newton–Euler (Featherstone 2008, table 5.1) at the accelerations `zdot`:
-/// each link's `f = I a + v x* I v - f_ext` summed from the leaves up, a joint
-/// coordinate's `S^T f` and each port's force along its partial velocities added to `r`.
-fn newton_euler(
-    g: &mut Graph,
-    (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
-    (bias_c, links): (&[Six], &[(Mat6, Six)]),
-    (root_speeds, zdot): (&[usize], &[u32]),
-    r: &mut [Id],
-) -> Option<()> {
-    let nj = joints.len();
-    let z0 = g.zero();
-    let mut acc: Vec<Six> = vec![[z0; 6]; nj];
-    let zd: Vec<Id> = zdot.iter().map(|z| g.sym(*z)).collect();
-    for j in 0..nj {
-        let name = format!("rnea_{}", kin.names[joints[j].frame]);
-        let mut a = carried_down(
-            g,
-            (kin, joints, ports),
-            j,
-            (&acc, &bias_c[j]),
-            (root_speeds, &zd),
-        )?;
-        let axis = joints[j].axis;
-        a[axis] = g.add(a[axis], zd[joints[j].speed]);
-        acc[j] = a.map(|x| define(g, &format!("{name}_a"), x));
-    }
-    let mut total: Vec<Six> = (0..nj)
-        .map(|j| {
-            let (i, p) = &links[j];
-            let ia = mat6_vec(g, i, acc[j]);
-            [0, 1, 2, 3, 4, 5].map(|k| g.add(ia[k], p[k]))
-        })
-        .collect();
-    for j in (0..nj).rev() {
-        let name = format!("rnea_{}", kin.names[joints[j].frame]);
-        let f = total[j].map(|x| define(g, &format!("{name}_f"), x));
-        let coord = joints[j].coord;
-        r[coord] = g.add(r[coord], f[joints[j].axis]);
-        let up = carried_up(g, kin, &joints[j], f);
-        match joints[j].parent {
-            Up::Joint(p) => {
-                for k in 0..6 {
-                    total[p][k] = g.add(total[p][k], up[k]);
-                }
-            }
-            Up::Root(_) => {
-                let port = ports.iter().find(|p| p.joint == j)?;
-                for (i, d) in &port.partials {
-                    let w = dot6(g, *d, up);
-                    r[*i] = g.add(r[*i], w);
-                }
-            }
-        }
-    }
-    Some(())
 }
