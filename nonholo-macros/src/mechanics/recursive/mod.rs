@@ -60,7 +60,7 @@ pub struct Recursive {
     pub reactions: Option<Vec<Id>>,
 }
 
-/// [`derive`] for a formulation that keeps `psi` as it derived it (Voronec's, Boltzmann–
+/// [`derive()`] for a formulation that keeps `psi` as it derived it (Voronec's, Boltzmann–
 /// Hamel's): its components named where large, as Gibbs–Appell names them.
 pub fn on_psi(low: &mut crate::model::Lowered, psi: &[Id]) -> Option<Recursive> {
     let src = low.tree.as_deref_mut()?;

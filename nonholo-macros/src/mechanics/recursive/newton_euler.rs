@@ -1,4 +1,4 @@
-//! Recursive Newton–Euler (Featherstone 2008, table 5.1) on the tree [`super::derive`]
+//! Recursive Newton–Euler (Featherstone 2008, table 5.1) on the tree [`super::derive()`]
 //! reads: the reactions `R = A qdd + h - F` at the solved accelerations.
 
 use super::super::spatial::{define, dot6, mat6_vec, Mat6, Six};

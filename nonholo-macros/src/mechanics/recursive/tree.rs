@@ -1,5 +1,5 @@
 //! Reading the tree off the frames (its joints, links, ports and root) and carrying motions
-//! and forces along it, for [`super::derive`] and [`super::newton_euler`].
+//! and forces along it, for [`super::derive()`] and [`mod@super::newton_euler`].
 
 use super::super::spatial::{force_up, v_of, w_of, Six};
 use crate::kinematics::vector::{cross3, Vector};
