@@ -60,12 +60,25 @@ fn main() {
         }
         best = best.min(start.elapsed().as_secs_f64() * 1e9 / f64::from(calls));
     }
+    // exact Jacobians (df/dx and df/du at once), best of 5 batches too
+    let (n, nu) = ($name::DIM, $name::NU);
+    let (mut a, mut b, u) = (vec![0.0; n * n], vec![0.0; n * nu], vec![0.0; nu]);
+    let jcalls = 2_000u32;
+    let mut jac = f64::INFINITY;
+    for _ in 0..5 {
+        let start = std::time::Instant::now();
+        for i in 0..jcalls {
+            m.jacobians(f64::from(i) * 1e-9, std::hint::black_box(s.as_ref()), &u, &mut a, &mut b).unwrap();
+            std::hint::black_box(&a);
+        }
+        jac = jac.min(start.elapsed().as_secs_f64() * 1e9 / f64::from(jcalls));
+    }
     let e0 = m.energy(0.0, s.as_ref()).unwrap();
     for k in 0..10_000 {
         nonholo::rk4_step(&m, f64::from(k) * 1e-4, &mut s, 1e-4).unwrap();
     }
     let drift = ((m.energy(1.0, s.as_ref()).unwrap() - e0) / e0).abs();
-    println!("{best:.0} {drift:.1e}");
+    println!("{best:.0} {jac:.0} {drift:.1e}");
 }
 RS
   done
@@ -73,8 +86,8 @@ done
 cd "$work"
 # dependencies first, so that each timing below is the model alone
 for p in $profiles; do cargo build -q --profile "$p" --bin spatial-bench; done
-echo "| family | N | q | profile | build (s) | rhs (ns) | energy drift |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| family | N | q | profile | build (s) | rhs (ns) | jacobians (ns) | jacobians ÷ rhs | energy drift |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for f in $families; do
   for n in $sizes; do
     for p in $profiles; do
@@ -82,9 +95,9 @@ for f in $families; do
       cargo build -q --profile "$p" --bin "$f$n"
       secs=$(echo "$(date +%s.%N) - $start" | bc)
       dir=$([ "$p" = dev ] && echo debug || echo "$p")
-      read -r ns drift <<<"$("./target/$dir/$f$n")"
+      read -r ns jac drift <<<"$("./target/$dir/$f$n")"
       q=$([ "$f" = manipulator ] && echo $((n + 7)) || echo $((2 * n + 5)))
-      echo "| $f | $n | $q | $p | $secs | $ns | $drift |"
+      echo "| $f | $n | $q | $p | $secs | $ns | $jac | $(echo "scale=1; $jac / $ns" | bc) | $drift |"
     done
   done
 done

@@ -1,11 +1,11 @@
 //! A driver for instruction counts, which unlike times repeat exactly from run to run:
-//! `rhs` or `contact_loads` of the Whipple bicycle called `n` times, or the 3 s runs of the
+//! `rhs`, `contact_loads` or `jacobians` of the Whipple bicycle called `n` times, or the 3 s runs of the
 //! `contacts` bench with the contact checks on or off.
 //!
 //! ```text
 //! cargo build --profile bench -p nonholo-benches --example contact_counts
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-//!     target/release/examples/contact_counts <rhs|loads|bike-on|bike-off|robot-on|robot-off> [n]
+//!     target/release/examples/contact_counts <rhs|loads|jac|bike-on|bike-off|robot-on|robot-off> [n]
 //! ```
 //!
 //! Subtract a run with `n = 0` (the process's own start) before dividing by `n`.
@@ -44,10 +44,17 @@ fn main() {
         [0.0; WhippleBicycle::DIM],
         [ContactLoad::ZERO; 2],
     );
+    let (mut a, mut b) = (
+        [0.0; WhippleBicycle::DIM * WhippleBicycle::DIM],
+        [0.0; WhippleBicycle::DIM * WhippleBicycle::NU],
+    );
     for _ in 0..n {
         match what.as_str() {
             "rhs" => black_box(&bike)
                 .rhs_u(0.0, black_box(&bx), &u, &mut d)
+                .unwrap(),
+            "jac" => black_box(&bike)
+                .jacobians(0.0, black_box(&bx), &u, &mut a, &mut b)
                 .unwrap(),
             "loads" => black_box(&bike)
                 .contact_loads(0.0, black_box(&bx), &u, &mut l)

@@ -28,6 +28,27 @@ fn skate_expands_without_errors() {
     assert!(out.contains("EQUATIONS"));
 }
 
+/// `jacobians` in closed form (the tangents of the rhs's program), or one dual pass per
+/// column past the size limit.
+#[test]
+fn jacobians_in_closed_form_up_to_a_size() {
+    use crate::emit::first_method::TEST_JACOBIAN_OPS;
+    let body = |out: &str| {
+        let i = out.find("fn jacobians").expect("jacobians");
+        let j = out[i..].find("fn rhs_param_jvp").expect("next method");
+        out[i..i + j].to_string()
+    };
+    let closed = body(&expand_str(SKATE));
+    assert!(!closed.contains(":: __private :: jacobians"), "{closed}");
+    // d(dw/dt)/dw = -0.1 / inertia, and nothing computed for d(dx/dt)/dx
+    assert!(closed.contains("__a [24] ="), "{closed}");
+    assert!(!closed.contains("__a [0] ="), "{closed}");
+    TEST_JACOBIAN_OPS.with(|l| l.set(Some(10)));
+    let dual = body(&expand_str(SKATE));
+    TEST_JACOBIAN_OPS.with(|l| l.set(None));
+    assert!(dual.contains(":: __private :: jacobians"), "{dual}");
+}
+
 #[test]
 fn expansion_is_deterministic() {
     assert_eq!(expand_str(SKATE), expand_str(SKATE));

@@ -5,8 +5,8 @@
 //! columns and operating inputs.
 
 use nonholo::models::{
-    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDisk3d,
-    RollingDiskPendulum, Skate, VerticalDisk, WhippleBicycle,
+    AssignedFront, AssignedSpin, CoaxialDisks, DiffDriveRobot, MobileManipulator, ParallelPoints,
+    PendulumSkate, RollingDisk3d, RollingDiskPendulum, Skate, VerticalDisk, WhippleBicycle,
 };
 use nonholo::num_dual::Dual64;
 use nonholo::prelude::*;
@@ -131,7 +131,9 @@ fn to_formulation<A: Model, B: Model>(from: &A, to: &B, x: &[f64]) -> Vec<f64> {
         .to_vec()
 }
 
-/// `jacobians` against `rhs_u_jvp` (exact, column by column) and central differences of
+/// `jacobians` (in closed form: the tangents of the rhs's program, G's blocks and the
+/// articulated-body algorithm's recursion differentiated through) against `rhs_u_jvp`
+/// (dual numbers, column by column) and central differences of
 /// `rhs_u` (df/du): the worst relative differences.
 fn check_jacobians<M: Model>(m: &M, x: &[f64], u: &[f64]) -> (f64, f64) {
     let n = M::DIM;
@@ -195,6 +197,9 @@ fn jacobians_are_exact_on_every_library_model() {
         ParallelPoints::default(), PendulumSkate::default(), AssignedFront::default(),
         RollingDiskPendulum::default(), AssignedSpin::default(), RollingDisk3d::default(),
         WhippleBicycle::default(), GaU::default(), BhU::default(), VoU::default(),
+        DiffDriveRobot::default(), MobileManipulator::default(),
+        nonholo_test_models::spatial::Chain2::default(),
+        nonholo_test_models::spatial::Chain3::default(),
     );
     println!(
         "jacobians: df/dx vs rhs_u_jvp {:e}, df/du vs differences {:e}",

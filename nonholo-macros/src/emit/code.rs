@@ -66,29 +66,127 @@ pub fn block_in(
     prefix: &str,
     num: Num,
 ) -> (TokenStream, Vec<TokenStream>) {
-    let ty = num.ty();
-    // Auxiliary symbols reachable from the outputs, through their definitions too
-    // (those bound by the caller are computed there).
-    let defined: Vec<u32> = g
-        .atoms_under(outputs)
-        .into_iter()
-        .filter(|s| !bind.contains_key(s))
-        .collect();
-    let mut p = Program::new(g, outputs, |s| bind.contains_key(&s));
-    let roots: Vec<OpId> = defined
+    let lowered = Lowered::new(g, outputs, bind);
+    emit_ops(&lowered, &lowered.outs, bind, prefix, num)
+}
+
+/// A block's outputs as ops of one [`Program`], with the auxiliary symbols it computes.
+struct Lowered<'g> {
+    p: Program<'g>,
+    /// The auxiliary symbols computed in the block (not bound by the caller), in
+    /// definition order, and the ops of their definitions.
+    defined: Vec<u32>,
+    roots: Vec<OpId>,
+    outs: Vec<OpId>,
+}
+
+impl<'g> Lowered<'g> {
+    fn new(g: &'g Graph, outputs: &[Id], bind: &Bindings) -> Self {
+        // Auxiliary symbols reachable from the outputs, through their definitions too
+        // (those bound by the caller are computed there).
+        let defined: Vec<u32> = g
+            .atoms_under(outputs)
+            .into_iter()
+            .filter(|s| !bind.contains_key(s))
+            .collect();
+        let mut p = Program::new(g, outputs, |s| bind.contains_key(&s));
+        let roots: Vec<OpId> = defined
+            .iter()
+            .filter_map(|s| g.definition(*s))
+            .map(|d| p.lower(d))
+            .collect();
+        let outs: Vec<OpId> = outputs.iter().map(|o| p.lower(*o)).collect();
+        Lowered {
+            p,
+            defined,
+            roots,
+            outs,
+        }
+    }
+}
+
+/// A block's values and their derivatives ([`block_with_tangents`]).
+pub struct WithTangents {
+    pub lets: TokenStream,
+    pub values: Vec<TokenStream>,
+    /// Per output, `(column, derivative)` for every column it depends on, by column.
+    pub tangents: Vec<Vec<(usize, TokenStream)>>,
+    /// The block's operations without and with the tangents.
+    pub ops: (usize, usize),
+}
+
+/// Straight-line code computing `outputs` and their partial derivatives by the symbols
+/// `seeds` (column `i` for `seeds[i]`), forward mode over the block's program
+/// ([`Program::tangents`]): one block, the derivatives sharing the values' subexpressions,
+/// structural zeros absent.
+pub fn block_with_tangents(
+    g: &Graph,
+    outputs: &[Id],
+    seeds: &[u32],
+    bind: &Bindings,
+    prefix: &str,
+    num: Num,
+) -> WithTangents {
+    let mut lowered = Lowered::new(g, outputs, bind);
+    let primal = lowered.p.len();
+    let defs: HashMap<u32, OpId> = lowered
+        .defined
         .iter()
-        .filter_map(|s| g.definition(*s))
-        .map(|d| p.lower(d))
+        .copied()
+        .zip(lowered.roots.iter().copied())
         .collect();
-    let outs: Vec<OpId> = outputs.iter().map(|o| p.lower(*o)).collect();
+    let seeds: HashMap<u32, u32> = seeds
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (*s, i as u32))
+        .collect();
+    let outs = lowered.outs.clone();
+    let tangents = lowered.p.tangents(&outs, &seeds, &defs);
+    let mut all = outs;
+    let mut at = Vec::new();
+    for (o, t) in tangents.iter().enumerate() {
+        for (col, k, x) in t {
+            let op = if k.is_one() {
+                *x
+            } else {
+                lowered.p.sum(Number::ZERO, vec![(*k, *x)])
+            };
+            at.push((o, *col as usize));
+            all.push(op);
+        }
+    }
+    let ops = (primal, lowered.p.len());
+    let (lets, mut rendered) = emit_ops(&lowered, &all, bind, prefix, num);
+    let mut out = vec![Vec::new(); outputs.len()];
+    for ((o, col), e) in at.into_iter().zip(rendered.split_off(outputs.len())) {
+        out[o].push((col, e));
+    }
+    WithTangents {
+        lets,
+        values: rendered,
+        tangents: out,
+        ops,
+    }
+}
+
+/// The `let`s and the rendered `outs` of a lowered block.
+fn emit_ops(
+    lowered: &Lowered,
+    outs: &[OpId],
+    bind: &Bindings,
+    prefix: &str,
+    num: Num,
+) -> (TokenStream, Vec<TokenStream>) {
+    let ty = num.ty();
+    let (p, defined, roots) = (&lowered.p, &lowered.defined, &lowered.roots);
     let ready = p.ready_times();
 
     // Count parents of every op reachable from the definitions and the outputs.
     let mut uses: HashMap<OpId, u32> = HashMap::default();
     let mut seen: HashSet<OpId> = HashSet::default();
-    for o in roots.iter().chain(&outs) {
+    for o in roots.iter().chain(outs) {
         *uses.entry(*o).or_insert(0) += 1;
-        visit(&p, *o, &mut uses, &mut seen, &mut Vec::new());
+        visit(p, *o, &mut uses, &mut seen, &mut Vec::new());
     }
     // sines and cosines of one argument, computed together
     let mut pairs: HashMap<OpId, (OpId, OpId, OpId)> = HashMap::default();
@@ -110,13 +208,13 @@ pub fn block_in(
     let mut emit_shared =
         |root: OpId, bind: &Bindings, names: &mut HashMap<OpId, TokenStream>, lets: &mut Lets| {
             let mut order = Vec::new();
-            visit(&p, root, &mut HashMap::default(), &mut emitted, &mut order);
+            visit(p, root, &mut HashMap::default(), &mut emitted, &mut order);
             for id in order {
                 if let Some((si, co, a)) = pairs.get(&id).copied() {
                     if !names.contains_key(&id) {
                         let a = render(
                             &Ctx {
-                                p: &p,
+                                p,
                                 ready: &ready,
                                 bind,
                                 names,
@@ -129,7 +227,7 @@ pub fn block_in(
                             format_ident!("__{}{}", prefix, k + 1),
                         );
                         k += 2;
-                        let level = lets.level_of(&p, si);
+                        let level = lets.level_of(p, si);
                         lets.push(
                             quote! { (#sn, #cn) },
                             quote! { (#ty, #ty) },
@@ -148,7 +246,7 @@ pub fn block_in(
                 if shared && !leaf && id != root && !names.contains_key(&id) {
                     let e = render(
                         &Ctx {
-                            p: &p,
+                            p,
                             ready: &ready,
                             bind,
                             names,
@@ -158,14 +256,14 @@ pub fn block_in(
                     );
                     let name = format_ident!("__{}{}", prefix, k);
                     k += 1;
-                    let level = lets.level_of(&p, id);
+                    let level = lets.level_of(p, id);
                     lets.push(quote! { #name }, ty.clone(), e, level);
                     lets.op_level.insert(id, level);
                     names.insert(id, quote! { #name });
                 }
             }
         };
-    for (s, root) in defined.iter().zip(&roots) {
+    for (s, root) in defined.iter().zip(roots) {
         emit_shared(*root, &bind, &mut names, &mut lets);
         let name = format_ident!("__{}d{}", prefix, s);
         let level = match names.get(root) {
@@ -178,7 +276,7 @@ pub fn block_in(
             None => {
                 let e = render(
                     &Ctx {
-                        p: &p,
+                        p,
                         ready: &ready,
                         bind: &bind,
                         names: &names,
@@ -186,7 +284,7 @@ pub fn block_in(
                     },
                     *root,
                 );
-                let level = lets.level_of(&p, *root);
+                let level = lets.level_of(p, *root);
                 lets.push(quote! { #name }, ty.clone(), e, level);
                 lets.op_level.insert(*root, level);
                 names.insert(*root, quote! { #name });
@@ -196,11 +294,11 @@ pub fn block_in(
         lets.sym_level.insert(*s, level);
         bind.insert(*s, quote! { #name });
     }
-    for o in &outs {
+    for o in outs {
         emit_shared(*o, &bind, &mut names, &mut lets);
     }
     let cx = Ctx {
-        p: &p,
+        p,
         ready: &ready,
         bind: &bind,
         names: &names,
@@ -217,11 +315,14 @@ pub fn block_in(
 #[derive(Default)]
 struct Lets {
     /// (pattern, type, value) of each `let`, by level.
-    by_level: std::collections::BTreeMap<usize, Vec<(TokenStream, TokenStream, TokenStream)>>,
+    by_level: std::collections::BTreeMap<usize, Vec<Let>>,
     /// Levels of the named ops and of the auxiliary symbols.
     op_level: HashMap<OpId, usize>,
     sym_level: HashMap<u32, usize>,
 }
+
+/// A `let`'s pattern, type and value.
+type Let = (TokenStream, TokenStream, TokenStream);
 
 /// The most names one tuple binding introduces.
 const LET_GROUP: usize = 64;

@@ -3,16 +3,19 @@
 //! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
 
 use super::bindings::input_prologue;
-use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
+use super::code::{
+    bind_array, block_with_tangents, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout,
+    Num,
+};
 use super::ldlt;
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
 use crate::mechanics::{Equations, SpeedsFromQdot};
 use crate::model::Lowered;
-use crate::sym::Graph;
+use crate::sym::{Graph, Id};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 pub fn hooks(
     m: &Checked,
@@ -67,6 +70,7 @@ pub fn hooks(
     let inherent = inherent(m, low, d, &b_state);
     let reactions = reactions();
     let contact_lambda = contact_lambda(low);
+    let jacobians = jacobians(m, low, d, &b_state);
     Hooks {
         nz,
         speed_names: eq.speed_names.clone(),
@@ -84,6 +88,7 @@ pub fn hooks(
         contact_lambda,
         generic_inherent: TokenStream::new(),
         active,
+        jacobians,
     }
 }
 
@@ -246,6 +251,195 @@ fn recursive_rhs(
         let __pd = __pd #( & (::nonholo::Scalar::re(#pivots) > 0.0) )*;
         #(#acc)*
     }
+}
+
+/// The most operations the closed-form Jacobian's block may have: past it `jacobians`
+/// keeps one dual-number pass per column, whose code is the rhs's. The tangents grow as the
+/// rhs times the columns (a chain of N links: 6x the rhs's operations at N = 2, 17x at
+/// N = 8), and rustc's time on one straight-line function faster still: 9 400 operations
+/// (RigidChain 2) added 4.7 s to a release build, 28 800 (RigidChain 4) 26 s, 99 000
+/// (RigidChain 8) five minutes, and ran slower than the dual passes.
+const JACOBIAN_OPS: usize = 25_000;
+
+#[cfg(test)]
+thread_local! {
+    /// A lower [`JACOBIAN_OPS`] for the tests of this thread.
+    pub static TEST_JACOBIAN_OPS: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// `Model::jacobians` in closed form: `a = d(dx/dt)/dx` and `b = d(dx/dt)/du` by forward
+/// mode over the rhs's own program ([`block_with_tangents`]), every column at once and
+/// only its structurally nonzero entries. The speeds G solves for follow from
+/// differentiating `G dz/dt = forcing`: `G d(dz/dt) = d forcing - dG dz/dt`, one
+/// factorization of each block of G for every column. `None` where the block would pass
+/// [`JACOBIAN_OPS`].
+fn jacobians(
+    m: &Checked,
+    low: &Lowered,
+    d: &FirstMethod,
+    b_state: &Bindings,
+) -> Option<TokenStream> {
+    let g = &low.graph;
+    let syms = &low.syms;
+    let (nq, nz, nu) = (syms.q.len(), syms.z.len(), syms.inputs.len());
+    let dim = nq + nz;
+    let seeds: Vec<u32> = syms
+        .q
+        .iter()
+        .chain(&syms.z)
+        .chain(&syms.inputs)
+        .copied()
+        .collect();
+    // the outputs, and for G's route which of them are which
+    let mut outputs: Vec<Id> = d.qdot.clone();
+    let blocks = match &d.recursive {
+        Some(rec) => {
+            outputs.extend(&rec.accelerations);
+            outputs.extend(&rec.pivots);
+            None
+        }
+        None => {
+            let diagonal = d.mass_matrix_g.is_diagonal(g);
+            // the explicit speeds' rows, by speed
+            let mut explicit_at = vec![usize::MAX; nz];
+            for (a, e) in d.explicit.iter().enumerate() {
+                if let Some(e) = e {
+                    explicit_at[a] = outputs.len();
+                    outputs.push(*e);
+                }
+            }
+            let forcing_at = outputs.len();
+            outputs.extend(&d.forcing_rest);
+            let g_at = outputs.len();
+            outputs.extend(&d.mass_matrix_g.e);
+            Some((g_blocks(g, d, diagonal), explicit_at, forcing_at, g_at))
+        }
+    };
+    let w = block_with_tangents(g, &outputs, &seeds, b_state, "j", Num::F64);
+    #[cfg(test)]
+    if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
+        eprintln!(
+            "jacobian ops of {}: {} primal, {} with the tangents",
+            m.name, w.ops.0, w.ops.1
+        );
+    }
+    #[cfg(test)]
+    let limit = TEST_JACOBIAN_OPS.with(|l| l.get()).unwrap_or(JACOBIAN_OPS);
+    #[cfg(not(test))]
+    let limit = JACOBIAN_OPS;
+    if w.ops.1 > limit {
+        return None;
+    }
+    // d(dx_i/dt)/d(column) = e
+    let assign = |i: usize, col: usize, e: &TokenStream| {
+        if col < dim {
+            let k = lit_usize(i * dim + col);
+            quote! { __a[#k] = #e; }
+        } else {
+            let k = lit_usize(i * nu + col - dim);
+            quote! { __b[#k] = #e; }
+        }
+    };
+    let mut body = Vec::new();
+    for i in 0..nq {
+        for (col, e) in &w.tangents[i] {
+            body.push(assign(i, *col, e));
+        }
+    }
+    match blocks {
+        None => {
+            for a in 0..nz {
+                for (col, e) in &w.tangents[nq + a] {
+                    body.push(assign(nq + a, *col, e));
+                }
+            }
+            let pivots = &w.values[nq + nz..];
+            body.push(quote! { let __pd = true #( & (#pivots > 0.0) )*; });
+        }
+        Some((blocks, explicit_at, forcing_at, g_at)) => {
+            body.push(quote! { let __pd = true; });
+            for a in (0..nz).filter(|a| d.explicit[*a].is_some()) {
+                for (col, e) in &w.tangents[explicit_at[a]] {
+                    body.push(assign(nq + a, *col, e));
+                }
+            }
+            let gij = |a: usize, b: usize| g_at + a * nz + b;
+            for (n, blk) in blocks.iter().enumerate() {
+                let constant = blk
+                    .iter()
+                    .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])));
+                if constant || d.explicit[blk[0]].is_some() {
+                    continue;
+                }
+                let k = lit_usize(blk.len());
+                let rows = blk.iter().map(|a| {
+                    let cols = blk.iter().map(|b| &w.values[gij(*a, *b)]);
+                    quote! { [#(#cols),*] }
+                });
+                let fs = blk.iter().map(|a| &w.values[forcing_at + a]);
+                let (fac, z) = (format_ident!("__f{}", n), format_ident!("__z{}", n));
+                body.push(quote! {
+                    let ::core::option::Option::Some(#fac) = ::nonholo::linalg::Ldlt::new(&[#(#rows),*]) else { return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) }); };
+                    let #z: [f64; #k] = #fac.solve(&[#(#fs),*]);
+                });
+                // the columns any of the block's forcing or G depends on
+                let mut cols: Vec<usize> = blk
+                    .iter()
+                    .flat_map(|a| {
+                        let f = w.tangents[forcing_at + a].iter();
+                        let gs = blk.iter().flat_map(|b| w.tangents[gij(*a, *b)].iter());
+                        f.chain(gs).map(|(c, _)| *c)
+                    })
+                    .collect();
+                cols.sort_unstable();
+                cols.dedup();
+                let at = |t: &[(usize, TokenStream)], col: usize| {
+                    t.iter().find(|(c, _)| *c == col).map(|(_, e)| e.clone())
+                };
+                for col in cols {
+                    // d forcing_a - sum_b dG_ab dz_b/dt
+                    let r = blk.iter().map(|a| {
+                        let mut e =
+                            at(&w.tangents[forcing_at + a], col).unwrap_or_else(|| quote! { 0.0 });
+                        for (j, b) in blk.iter().enumerate() {
+                            if let Some(dg) = at(&w.tangents[gij(*a, *b)], col) {
+                                let j = lit_usize(j);
+                                e = quote! { #e - #dg * #z[#j] };
+                            }
+                        }
+                        e
+                    });
+                    let x = format_ident!("__x{}_{}", n, col);
+                    body.push(quote! { let #x: [f64; #k] = #fac.solve(&[#(#r),*]); });
+                    for (j, a) in blk.iter().enumerate() {
+                        let j = lit_usize(j);
+                        body.push(assign(nq + a, col, &quote! { #x[#j] }));
+                    }
+                }
+            }
+        }
+    }
+    let prologue = input_prologue(m, Num::F64, true);
+    let lets = &w.lets;
+    let (dim_l, aa, bb) = (lit_usize(dim), lit_usize(dim * dim), lit_usize(dim * nu));
+    Some(quote! {
+        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        // before the prologue, whose parameters may be called `a` or `b`
+        let __a: &mut [f64; #aa] = ::nonholo::__private::as_array_mut(a, "jacobian a (DIM x DIM)")?;
+        let __b: &mut [f64; #bb] = ::nonholo::__private::as_array_mut(b, "jacobian b (DIM x NU)")?;
+        #prologue
+        *__a = [0.0; #aa];
+        *__b = [0.0; #bb];
+        #lets
+        #(#body)*
+        if !__pd {
+            return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+        }
+        if !(::nonholo::__private::all_finite(__a) & ::nonholo::__private::all_finite(__b)) {
+            return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "jacobians", t, state: ::nonholo::__private::to_vec(state) });
+        }
+        ::core::result::Result::Ok(())
+    })
 }
 
 /// The independent diagonal blocks of G (e.g. the momenta and the lean of the unicycle)

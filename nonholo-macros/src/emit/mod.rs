@@ -9,13 +9,14 @@ pub mod code;
 mod configuration;
 mod contacts;
 pub mod equations;
-mod first_method;
+pub(crate) mod first_method;
 mod geometry;
 mod ldlt;
 mod program;
 mod released;
 mod second_method;
 mod structs;
+mod tangent;
 
 use crate::check::Checked;
 use crate::mechanics::{Equations, Layout as StateLayout};
@@ -61,6 +62,9 @@ pub struct Hooks {
     /// The state components and the inputs the right-hand side depends on (the columns
     /// of `jacobians` worth computing).
     pub active: (Vec<usize>, Vec<usize>),
+    /// The body of `Model::jacobians` in closed form (`a`, `b` from `t`, `state`, `u`),
+    /// or `None` for one dual-number pass per active column.
+    pub jacobians: Option<TokenStream>,
 }
 
 /// The struct, its constructors and the `Model` impl of a derived model.
@@ -193,6 +197,22 @@ pub fn model_impl(
     let active_x = h.active.0.iter().map(|i| lit_usize(*i));
     let active_u = h.active.1.iter().map(|i| lit_usize(*i));
     let zero_u = quote! { &[<__S as ::nonholo::Scalar>::from_f64(0.0); #nu_l] };
+    // exact in closed form where the formulation emits it, else a dual pass per column
+    let jacobians_body = h.jacobians.clone().unwrap_or_else(|| {
+        quote! {
+            let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+            let __uu: &[f64; #nu_l] = ::nonholo::__private::as_array(u, "inputs u")?;
+            let __m: #generic_name<#dual> = self.cast();
+            let __t = #dual::new(t, 0.0);
+            ::nonholo::__private::jacobians(__s, __uu, (&[#(#active_x),*], &[#(#active_u),*]), a, b, |__x, __w, __dx| {
+                __m.rhs_u_generic(__t, __x, __w, __dx)
+            })?;
+            if !(::nonholo::__private::all_finite(a) & ::nonholo::__private::all_finite(b)) {
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "jacobians", t, state: ::nonholo::__private::to_vec(state) });
+            }
+            ::core::result::Result::Ok(())
+        }
+    });
     let rhs_body = |prologue: &TokenStream| {
         quote! {
             let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
@@ -360,17 +380,7 @@ pub fn model_impl(
             }
 
             fn jacobians(&self, t: f64, state: &[f64], u: &[f64], a: &mut [f64], b: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
-                let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-                let __uu: &[f64; #nu_l] = ::nonholo::__private::as_array(u, "inputs u")?;
-                let __m: #generic_name<#dual> = self.cast();
-                let __t = #dual::new(t, 0.0);
-                ::nonholo::__private::jacobians(__s, __uu, (&[#(#active_x),*], &[#(#active_u),*]), a, b, |__x, __w, __dx| {
-                    __m.rhs_u_generic(__t, __x, __w, __dx)
-                })?;
-                if !(::nonholo::__private::all_finite(a) & ::nonholo::__private::all_finite(b)) {
-                    return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "jacobians", t, state: ::nonholo::__private::to_vec(state) });
-                }
-                ::core::result::Result::Ok(())
+                #jacobians_body
             }
 
             fn rhs_param_jvp(&self, t: f64, state: &[f64], dp: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
@@ -466,6 +476,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         inherent: TokenStream::new(),
         generic_inherent: TokenStream::new(),
         active: (Vec::new(), Vec::new()),
+        jacobians: None,
     };
     let body = model_impl(
         m,

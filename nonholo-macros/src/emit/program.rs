@@ -129,11 +129,16 @@ impl<'g> Program<'g> {
         self.memo.get(op).copied()
     }
 
+    /// The number of ops.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
     pub fn op(&self, id: OpId) -> &Op {
         &self.ops[id.0 as usize]
     }
 
-    fn intern(&mut self, op: Op) -> OpId {
+    pub(super) fn intern(&mut self, op: Op) -> OpId {
         if let Some(id) = self.memo.get(&op) {
             return *id;
         }
@@ -286,7 +291,7 @@ impl<'g> Program<'g> {
     }
 
     /// `c + sum k_i x_i` as one op (a lone unit term is the term itself).
-    fn sum(&mut self, c: Number, ts: Vec<(Number, OpId)>) -> OpId {
+    pub(super) fn sum(&mut self, c: Number, ts: Vec<(Number, OpId)>) -> OpId {
         if ts.is_empty() {
             return self.intern(Op::Num(c));
         }

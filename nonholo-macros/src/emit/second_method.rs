@@ -170,5 +170,6 @@ pub fn hooks(
         },
         generic_inherent,
         active: (active_x, active_u),
+        jacobians: None,
     }
 }

@@ -23,4 +23,4 @@ pub type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 /// See [`HashMap`].
 pub type HashSet<T> = rustc_hash::FxHashSet<T>;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -9,7 +9,7 @@ use crate::sym::HashMap;
 use syn::parse::Parser;
 
 /// Parse `src` as a DSL expression, declaring every identifier as a symbol.
-fn build(g: &mut Graph, syms: &mut HashMap<String, u32>, src: &str) -> Id {
+pub(crate) fn build(g: &mut Graph, syms: &mut HashMap<String, u32>, src: &str) -> Id {
     let cx = Ctxt::new();
     let ts: proc_macro2::TokenStream = src.parse().expect("tokens");
     let e = (|s: syn::parse::ParseStream| parse_expr(s, &cx))
