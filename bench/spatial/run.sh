@@ -21,6 +21,7 @@
 #   ... | python3 bench/spatial/fit.py         (the growth exponents of build and rhs)
 #   FAMILIES="chain rigidchain tree manipulator" (default all four); PROFILES="release dev" (default release)
 #   FORMULATION=voronec (default gibbs_appell; boltzmann_hamel too)
+#   JACOBIANS=1 also times `jacobians` (their compilation is then part of the build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${SPATIAL_DIR:-$root/target/spatial-bench}
@@ -35,6 +36,23 @@ echo 'fn main() {}' > "$work/src/main.rs"
 (cd "$root" && NONHOLO_SPATIAL_FORMULATION=${FORMULATION:-gibbs_appell} NONHOLO_SPATIAL_N=$(echo "$sizes" | tr ' ' ',') NONHOLO_SPATIAL_OUT="$work/models" \
   cargo test -q --release -p nonholo-macros --lib spatial_expansion_growth -- --ignored --nocapture \
   | grep '^|')
+# with JACOBIANS=1 each binary also times `jacobians` (best of 5 batches); calling them
+# compiles them, so their build time is then part of the build's
+if [ -n "${JACOBIANS:-}" ]; then
+  jacobians='let (n, nu) = (M::DIM, M::NU);
+    let (mut a, mut b, u) = (vec![0.0; n * n], vec![0.0; n * nu], vec![0.0; nu]);
+    let mut jac = f64::INFINITY;
+    for _ in 0..5 {
+        let start = std::time::Instant::now();
+        for i in 0..2_000u32 {
+            m.jacobians(f64::from(i) * 1e-9, std::hint::black_box(s.as_ref()), &u, &mut a, &mut b).unwrap();
+            std::hint::black_box(&a);
+        }
+        jac = jac.min(start.elapsed().as_secs_f64() * 1e9 / 2_000.0);
+    }'
+else
+  jacobians='let jac = f64::NAN;'
+fi
 for f in $families; do
   for n in $sizes; do
     name=$(echo "$f" | sed 's/^./\U&/; s/chain$/Chain/')$n
@@ -42,6 +60,8 @@ for f in $families; do
 use nonholo::prelude::*;
 
 include!("../../models/$f$n.rs");
+
+type M = $name;
 
 fn main() {
     let m = $name::default();
@@ -60,19 +80,7 @@ fn main() {
         }
         best = best.min(start.elapsed().as_secs_f64() * 1e9 / f64::from(calls));
     }
-    // exact Jacobians (df/dx and df/du at once), best of 5 batches too
-    let (n, nu) = ($name::DIM, $name::NU);
-    let (mut a, mut b, u) = (vec![0.0; n * n], vec![0.0; n * nu], vec![0.0; nu]);
-    let jcalls = 2_000u32;
-    let mut jac = f64::INFINITY;
-    for _ in 0..5 {
-        let start = std::time::Instant::now();
-        for i in 0..jcalls {
-            m.jacobians(f64::from(i) * 1e-9, std::hint::black_box(s.as_ref()), &u, &mut a, &mut b).unwrap();
-            std::hint::black_box(&a);
-        }
-        jac = jac.min(start.elapsed().as_secs_f64() * 1e9 / f64::from(jcalls));
-    }
+    $jacobians
     let e0 = m.energy(0.0, s.as_ref()).unwrap();
     for k in 0..10_000 {
         nonholo::rk4_step(&m, f64::from(k) * 1e-4, &mut s, 1e-4).unwrap();
@@ -86,8 +94,13 @@ done
 cd "$work"
 # dependencies first, so that each timing below is the model alone
 for p in $profiles; do cargo build -q --profile "$p" --bin spatial-bench; done
-echo "| family | N | q | profile | build (s) | rhs (ns) | jacobians (ns) | jacobians ÷ rhs | energy drift |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+if [ -n "${JACOBIANS:-}" ]; then
+  echo "| family | N | q | profile | build (s) | rhs (ns) | jacobians (ns) | jacobians ÷ rhs | energy drift |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+else
+  echo "| family | N | q | profile | build (s) | rhs (ns) | energy drift |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+fi
 for f in $families; do
   for n in $sizes; do
     for p in $profiles; do
@@ -97,7 +110,11 @@ for f in $families; do
       dir=$([ "$p" = dev ] && echo debug || echo "$p")
       read -r ns jac drift <<<"$("./target/$dir/$f$n")"
       q=$([ "$f" = manipulator ] && echo $((n + 7)) || echo $((2 * n + 5)))
-      echo "| $f | $n | $q | $p | $secs | $ns | $jac | $(echo "scale=1; $jac / $ns" | bc) | $drift |"
+      if [ -n "${JACOBIANS:-}" ]; then
+        echo "| $f | $n | $q | $p | $secs | $ns | $jac | $(echo "scale=1; $jac / $ns" | bc) | $drift |"
+      else
+        echo "| $f | $n | $q | $p | $secs | $ns | $drift |"
+      fi
     done
   done
 done

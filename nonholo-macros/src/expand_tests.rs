@@ -47,6 +47,14 @@ fn jacobians_in_closed_form_up_to_a_size() {
     let dual = body(&expand_str(SKATE));
     TEST_JACOBIAN_OPS.with(|l| l.set(None));
     assert!(dual.contains(":: __private :: jacobians"), "{dual}");
+    // the model's own choice: dual passes at any size, the closed form past the limit
+    let with = |line: &str| SKATE.replace("    speeds {", &format!("    {line}\n    speeds {{"));
+    let chosen = body(&expand_str(&with("jacobians = dual;")));
+    assert!(chosen.contains(":: __private :: jacobians"), "{chosen}");
+    TEST_JACOBIAN_OPS.with(|l| l.set(Some(10)));
+    let forced = body(&expand_str(&with("jacobians = closed_form;")));
+    TEST_JACOBIAN_OPS.with(|l| l.set(None));
+    assert!(!forced.contains(":: __private :: jacobians"), "{forced}");
 }
 
 #[test]

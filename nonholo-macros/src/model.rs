@@ -9,6 +9,29 @@
 use crate::sym::{Graph, Id, Number};
 use proc_macro2::Span;
 
+/// How `Model::jacobians` is emitted (`jacobians = ..;`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Jacobians {
+    /// In closed form up to a size (`JACOBIAN_OPS` operations), else dual passes.
+    Auto,
+    /// In closed form whatever the size (`jacobians = closed_form;`).
+    ClosedForm,
+    /// One dual-number pass per column (`jacobians = dual;`): the shortest build.
+    Dual,
+}
+
+impl Jacobians {
+    pub const NAMES: [&'static str; 2] = ["closed_form", "dual"];
+
+    pub fn from_name(name: &str) -> Option<Jacobians> {
+        match name {
+            "closed_form" => Some(Jacobians::ClosedForm),
+            "dual" => Some(Jacobians::Dual),
+            _ => None,
+        }
+    }
+}
+
 /// Which derivation of the equations of motion to run (`formulation = ...;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Formulation {

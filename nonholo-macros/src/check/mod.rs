@@ -14,7 +14,7 @@ pub mod types;
 
 use crate::ctxt::{nearest, Ctxt};
 use crate::dsl::ast::{self, Expr, Model, Named, Section};
-use crate::model::{Formulation, Parametrization};
+use crate::model::{Formulation, Jacobians, Parametrization};
 use exprs::{Allowed, Validator};
 use kinematics::Kinematics;
 use names::{Kind, NameTable};
@@ -49,6 +49,7 @@ pub struct Checked {
     pub parametrization: Parametrization<Expr>,
     pub parametrization_span: Span,
     pub formulation: Formulation,
+    pub jacobians: Jacobians,
     /// Frames, points, bodies, rolling contacts, loads (empty for a scalar model).
     pub kinematics: Kinematics,
 }
@@ -147,6 +148,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     if let Some((msg, help)) = formulation.rejects(parametrization.kind()) {
         cx.error_help(parametrization_span, msg, help);
     }
+    let jacobians = jacobians(m.jacobians, formulation, cx);
 
     Some(Checked {
         attrs: m.attrs,
@@ -165,6 +167,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         parametrization,
         parametrization_span,
         formulation,
+        jacobians,
         kinematics: kin,
     })
 }
@@ -279,6 +282,32 @@ fn constraints(
             }
         })
         .collect()
+}
+
+/// `jacobians = closed_form | dual;` (default: closed form up to a size). The closed form
+/// is derived from the first methods' rhs; `multipliers` takes dual passes.
+fn jacobians(section: Option<Section<Ident>>, formulation: Formulation, cx: &Ctxt) -> Jacobians {
+    let Some(j) = section else {
+        return Jacobians::Auto;
+    };
+    let span = j.value.span();
+    let given = j.value.to_string();
+    let Some(known) = Jacobians::from_name(&given) else {
+        let msg = format!("unknown way to emit `jacobians`: `{given}`");
+        match nearest(&given, Jacobians::NAMES.iter().copied()) {
+            Some(k) => cx.error_help(span, msg, format!("did you mean `{k}`?")),
+            None => cx.error_help(span, msg, "choose `closed_form` or `dual`".to_string()),
+        }
+        return Jacobians::Auto;
+    };
+    if known == Jacobians::ClosedForm && formulation == Formulation::Multipliers {
+        cx.error_help(
+            span,
+            "`jacobians = closed_form` is derived from the speeds' equations of `gibbs_appell`, `boltzmann_hamel` and `voronec`; `formulation = multipliers` takes one dual pass per column",
+            "remove `jacobians = closed_form;`, or choose a first-method formulation".to_string(),
+        );
+    }
+    known
 }
 
 /// `formulation = name;` (default Gibbs–Appell).

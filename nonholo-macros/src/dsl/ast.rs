@@ -283,6 +283,8 @@ pub struct Model {
     pub velocities: Option<Section<Velocities>>,
     pub dependent: Option<Section<Vec<Ident>>>,
     pub formulation: Option<Section<Ident>>,
+    /// `jacobians = closed_form | dual;`.
+    pub jacobians: Option<Section<Ident>>,
     pub frames: Vec<FrameDecl>,
     pub points: Vec<PointDecl>,
     /// `body`, `particle` and `plane` items, in order.

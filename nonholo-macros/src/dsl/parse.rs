@@ -23,6 +23,7 @@ pub const SECTIONS: &[&str] = &[
     "velocities",
     "dependent",
     "formulation",
+    "jacobians",
     "frame",
     "point",
     "body",
@@ -401,6 +402,12 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             let f: Ident = input.parse()?;
             expect_semi(input, &kw)?;
             set_once(&mut m.formulation, &kw, f, cx);
+        }
+        "jacobians" => {
+            input.parse::<Token![=]>()?;
+            let j: Ident = input.parse()?;
+            expect_semi(input, &kw)?;
+            set_once(&mut m.jacobians, &kw, j, cx);
         }
         other => {
             let msg = format!("unknown section `{other}`");

@@ -111,22 +111,25 @@ pub struct WithTangents {
     pub values: Vec<TokenStream>,
     /// Per output, `(column, derivative)` for every column it depends on, by column.
     pub tangents: Vec<Vec<(usize, TokenStream)>>,
-    /// The block's operations without and with the tangents.
+    /// The block's operations without and with the tangents (printed by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub ops: (usize, usize),
 }
 
 /// Straight-line code computing `outputs` and their partial derivatives by the symbols
 /// `seeds` (column `i` for `seeds[i]`), forward mode over the block's program
 /// ([`Program::tangents`]): one block, the derivatives sharing the values' subexpressions,
-/// structural zeros absent.
+/// structural zeros absent. `Err` with the operations counted (the values', and all of
+/// them when it stopped) once the block passes `limit`: nothing more is derived or
+/// written then.
 pub fn block_with_tangents(
     g: &Graph,
     outputs: &[Id],
     seeds: &[u32],
     bind: &Bindings,
-    prefix: &str,
-    num: Num,
-) -> WithTangents {
+    (prefix, num): (&str, Num),
+    limit: usize,
+) -> Result<WithTangents, (usize, usize)> {
     let mut lowered = Lowered::new(g, outputs, bind);
     let primal = lowered.p.len();
     let defs: HashMap<u32, OpId> = lowered
@@ -141,7 +144,9 @@ pub fn block_with_tangents(
         .map(|(i, s)| (*s, i as u32))
         .collect();
     let outs = lowered.outs.clone();
-    let tangents = lowered.p.tangents(&outs, &seeds, &defs);
+    let Some(tangents) = lowered.p.tangents(&outs, &seeds, &defs, limit) else {
+        return Err((primal, lowered.p.len()));
+    };
     let mut all = outs;
     let mut at = Vec::new();
     for (o, t) in tangents.iter().enumerate() {
@@ -156,17 +161,20 @@ pub fn block_with_tangents(
         }
     }
     let ops = (primal, lowered.p.len());
+    if ops.1 > limit {
+        return Err(ops);
+    }
     let (lets, mut rendered) = emit_ops(&lowered, &all, bind, prefix, num);
     let mut out = vec![Vec::new(); outputs.len()];
     for ((o, col), e) in at.into_iter().zip(rendered.split_off(outputs.len())) {
         out[o].push((col, e));
     }
-    WithTangents {
+    Ok(WithTangents {
         lets,
         values: rendered,
         tangents: out,
         ops,
-    }
+    })
 }
 
 /// The `let`s and the rendered `outs` of a lowered block.

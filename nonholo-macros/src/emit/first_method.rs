@@ -12,7 +12,7 @@ use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
 use crate::mechanics::{Equations, SpeedsFromQdot};
-use crate::model::Lowered;
+use crate::model::{Jacobians, Lowered};
 use crate::sym::{Graph, Id};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -259,7 +259,7 @@ fn recursive_rhs(
 /// N = 8), and rustc's time on one straight-line function faster still: 9 400 operations
 /// (RigidChain 2) added 4.7 s to a release build, 28 800 (RigidChain 4) 26 s, 99 000
 /// (RigidChain 8) five minutes, and ran slower than the dual passes.
-const JACOBIAN_OPS: usize = 25_000;
+const JACOBIAN_OPS: usize = 20_000;
 
 #[cfg(test)]
 thread_local! {
@@ -271,14 +271,18 @@ thread_local! {
 /// mode over the rhs's own program ([`block_with_tangents`]), every column at once and
 /// only its structurally nonzero entries. The speeds G solves for follow from
 /// differentiating `G dz/dt = forcing`: `G d(dz/dt) = d forcing - dG dz/dt`, one
-/// factorization of each block of G for every column. `None` where the block would pass
-/// [`JACOBIAN_OPS`].
+/// factorization of each block of G for every column. `None` under `jacobians = dual;`,
+/// and where the block would pass [`JACOBIAN_OPS`] unless the model says `jacobians =
+/// closed_form;`.
 fn jacobians(
     m: &Checked,
     low: &Lowered,
     d: &FirstMethod,
     b_state: &Bindings,
 ) -> Option<TokenStream> {
+    if m.jacobians == Jacobians::Dual {
+        return None;
+    }
     let g = &low.graph;
     let syms = &low.syms;
     let (nq, nz, nu) = (syms.q.len(), syms.z.len(), syms.inputs.len());
@@ -315,21 +319,25 @@ fn jacobians(
             Some((g_blocks(g, d, diagonal), explicit_at, forcing_at, g_at))
         }
     };
-    let w = block_with_tangents(g, &outputs, &seeds, b_state, "j", Num::F64);
-    #[cfg(test)]
-    if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
-        eprintln!(
-            "jacobian ops of {}: {} primal, {} with the tangents",
-            m.name, w.ops.0, w.ops.1
-        );
-    }
     #[cfg(test)]
     let limit = TEST_JACOBIAN_OPS.with(|l| l.get()).unwrap_or(JACOBIAN_OPS);
     #[cfg(not(test))]
     let limit = JACOBIAN_OPS;
-    if w.ops.1 > limit {
-        return None;
+    let limit = if m.jacobians == Jacobians::ClosedForm {
+        usize::MAX
+    } else {
+        limit
+    };
+    let w = block_with_tangents(g, &outputs, &seeds, b_state, ("j", Num::F64), limit);
+    #[cfg(test)]
+    if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
+        let ops = w.as_ref().map_or_else(|e| *e, |w| w.ops);
+        eprintln!(
+            "jacobian ops of {}: {} primal, {} with the tangents",
+            m.name, ops.0, ops.1
+        );
     }
+    let w = w.ok()?;
     // d(dx_i/dt)/d(column) = e
     let assign = |i: usize, col: usize, e: &TokenStream| {
         if col < dim {

@@ -25,13 +25,15 @@ impl Program<'_> {
     /// The tangents of `outputs` in the directions `seeds` (a symbol's column), through the
     /// auxiliary symbols the block computes (`defs`: the op of each one's definition;
     /// every other symbol is constant). Iterative, so no depth of the program can
-    /// overflow the macro's stack.
+    /// overflow the macro's stack. `None` as soon as the program passes `limit` ops, so
+    /// that a model too large for them costs no more than the limit's worth of work.
     pub fn tangents(
         &mut self,
         outputs: &[OpId],
         seeds: &HashMap<u32, u32>,
         defs: &HashMap<u32, OpId>,
-    ) -> Vec<Tangent> {
+        limit: usize,
+    ) -> Option<Vec<Tangent>> {
         let mut memo: HashMap<OpId, Tangent> = HashMap::default();
         let operands = |p: &Program, id: OpId| match p.op(id) {
             Op::Sym(s) => defs.get(s).copied().into_iter().collect(),
@@ -54,9 +56,12 @@ impl Program<'_> {
                 }
                 let t = self.tangent_of(id, seeds, defs, &memo);
                 memo.insert(id, t);
+                if self.len() > limit {
+                    return None;
+                }
             }
         }
-        outputs.iter().map(|o| memo[o].clone()).collect()
+        Some(outputs.iter().map(|o| memo[o].clone()).collect())
     }
 
     /// The tangent of op `id` from its operands' (in `memo`).
@@ -281,7 +286,9 @@ mod tests {
         let mut p = Program::new(&g, &[id], |_| true);
         let out = p.lower(id);
         let seeds: HashMap<u32, u32> = vars.iter().map(|s| (*s, *s)).collect();
-        let t = p.tangents(&[out], &seeds, &HashMap::default());
+        let t = p
+            .tangents(&[out], &seeds, &HashMap::default(), usize::MAX)
+            .expect("no limit");
         for (s, want, zero) in derivatives {
             let got = t[0]
                 .iter()
