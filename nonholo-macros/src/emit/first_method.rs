@@ -1,11 +1,12 @@
 //! Hooks for a first-method model, state `[q, z]`: `dq/dt = psi`, `G dz/dt = forcing`
 //! with G's independent blocks solved apart (1x1 by division, 2x2 in closed form,
-//! larger ones by Cholesky), plus `power_balance` and `equation_terms`.
+//! larger ones by Cholesky), plus `power_balance`, `equation_terms` and `jacobians` in
+//! closed form.
 
 use super::bindings::input_prologue;
 use super::code::{
     bind_array, block_with_tangents, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout,
-    Num,
+    Num, WithTangents,
 };
 use super::ldlt;
 use super::{state_bindings, Hooks};
@@ -256,9 +257,10 @@ fn recursive_rhs(
 /// The most operations the closed-form Jacobian's block may have: past it `jacobians`
 /// keeps one dual-number pass per column, whose code is the rhs's. The tangents grow as the
 /// rhs times the columns (a chain of N links: 6x the rhs's operations at N = 2, 17x at
-/// N = 8), and rustc's time on one straight-line function faster still: 9 400 operations
-/// (RigidChain 2) added 4.7 s to a release build, 28 800 (RigidChain 4) 26 s, 99 000
-/// (RigidChain 8) five minutes, and ran slower than the dual passes.
+/// N = 8), and rustc's time on one straight-line function faster still. Measured in
+/// release: the bicycle's 19 500 operations add 5.8 s to its build; the 4-link chain's
+/// 28 800 take 30 s, the 8-link chain's 99 000 five minutes (and run slower per column
+/// than the dual passes do).
 const JACOBIAN_OPS: usize = 20_000;
 
 #[cfg(test)]
@@ -371,59 +373,9 @@ fn jacobians(
                     body.push(assign(nq + a, *col, e));
                 }
             }
-            let gij = |a: usize, b: usize| g_at + a * nz + b;
+            let rows = (forcing_at, g_at);
             for (n, blk) in blocks.iter().enumerate() {
-                let constant = blk
-                    .iter()
-                    .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])));
-                if constant || d.explicit[blk[0]].is_some() {
-                    continue;
-                }
-                let k = lit_usize(blk.len());
-                let rows = blk.iter().map(|a| {
-                    let cols = blk.iter().map(|b| &w.values[gij(*a, *b)]);
-                    quote! { [#(#cols),*] }
-                });
-                let fs = blk.iter().map(|a| &w.values[forcing_at + a]);
-                let (fac, z) = (format_ident!("__f{}", n), format_ident!("__z{}", n));
-                body.push(quote! {
-                    let ::core::option::Option::Some(#fac) = ::nonholo::linalg::Ldlt::new(&[#(#rows),*]) else { return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) }); };
-                    let #z: [f64; #k] = #fac.solve(&[#(#fs),*]);
-                });
-                // the columns any of the block's forcing or G depends on
-                let mut cols: Vec<usize> = blk
-                    .iter()
-                    .flat_map(|a| {
-                        let f = w.tangents[forcing_at + a].iter();
-                        let gs = blk.iter().flat_map(|b| w.tangents[gij(*a, *b)].iter());
-                        f.chain(gs).map(|(c, _)| *c)
-                    })
-                    .collect();
-                cols.sort_unstable();
-                cols.dedup();
-                let at = |t: &[(usize, TokenStream)], col: usize| {
-                    t.iter().find(|(c, _)| *c == col).map(|(_, e)| e.clone())
-                };
-                for col in cols {
-                    // d forcing_a - sum_b dG_ab dz_b/dt
-                    let r = blk.iter().map(|a| {
-                        let mut e =
-                            at(&w.tangents[forcing_at + a], col).unwrap_or_else(|| quote! { 0.0 });
-                        for (j, b) in blk.iter().enumerate() {
-                            if let Some(dg) = at(&w.tangents[gij(*a, *b)], col) {
-                                let j = lit_usize(j);
-                                e = quote! { #e - #dg * #z[#j] };
-                            }
-                        }
-                        e
-                    });
-                    let x = format_ident!("__x{}_{}", n, col);
-                    body.push(quote! { let #x: [f64; #k] = #fac.solve(&[#(#r),*]); });
-                    for (j, a) in blk.iter().enumerate() {
-                        let j = lit_usize(j);
-                        body.push(assign(nq + a, col, &quote! { #x[#j] }));
-                    }
-                }
+                body.extend(block_tangents(g, d, &w, (n, blk), rows, &assign));
             }
         }
     }
@@ -448,6 +400,75 @@ fn jacobians(
         }
         ::core::result::Result::Ok(())
     })
+}
+
+/// The tangents of the speeds one block of G solves for (the `n`th, speeds `blk`), from
+/// the block's values and tangents in `w` (the forcing's rows from `forcing_at`, G's
+/// row-major from `g_at`): G factored once, `dz/dt` solved, then for each column the
+/// block's `G x = d forcing - dG dz/dt`. Nothing for a block whose speeds are constant or
+/// given in closed form.
+fn block_tangents(
+    g: &Graph,
+    d: &FirstMethod,
+    w: &WithTangents,
+    (n, blk): (usize, &[usize]),
+    (forcing_at, g_at): (usize, usize),
+    assign: &dyn Fn(usize, usize, &TokenStream) -> TokenStream,
+) -> Vec<TokenStream> {
+    let (nq, nz) = (d.qdot.len(), d.forcing.len());
+    let constant = blk
+        .iter()
+        .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])));
+    if constant || d.explicit[blk[0]].is_some() {
+        return Vec::new();
+    }
+    let gij = |a: usize, b: usize| g_at + a * nz + b;
+    let k = lit_usize(blk.len());
+    let rows = blk.iter().map(|a| {
+        let cols = blk.iter().map(|b| &w.values[gij(*a, *b)]);
+        quote! { [#(#cols),*] }
+    });
+    let fs = blk.iter().map(|a| &w.values[forcing_at + a]);
+    let (fac, z) = (format_ident!("__f{}", n), format_ident!("__z{}", n));
+    let singular = singular_mass_matrix();
+    let mut out = vec![quote! {
+        let ::core::option::Option::Some(#fac) = ::nonholo::linalg::Ldlt::new(&[#(#rows),*]) else { #singular };
+        let #z: [f64; #k] = #fac.solve(&[#(#fs),*]);
+    }];
+    // the columns any of the block's forcing or G depends on
+    let mut cols: Vec<usize> = blk
+        .iter()
+        .flat_map(|a| {
+            let f = w.tangents[forcing_at + a].iter();
+            let gs = blk.iter().flat_map(|b| w.tangents[gij(*a, *b)].iter());
+            f.chain(gs).map(|(c, _)| *c)
+        })
+        .collect();
+    cols.sort_unstable();
+    cols.dedup();
+    let at = |t: &[(usize, TokenStream)], col: usize| {
+        t.iter().find(|(c, _)| *c == col).map(|(_, e)| e.clone())
+    };
+    for col in cols {
+        // d forcing_a - sum_b dG_ab dz_b/dt
+        let r = blk.iter().map(|a| {
+            let mut e = at(&w.tangents[forcing_at + a], col).unwrap_or_else(|| quote! { 0.0 });
+            for (j, b) in blk.iter().enumerate() {
+                if let Some(dg) = at(&w.tangents[gij(*a, *b)], col) {
+                    let j = lit_usize(j);
+                    e = quote! { #e - #dg * #z[#j] };
+                }
+            }
+            e
+        });
+        let x = format_ident!("__x{}_{}", n, col);
+        out.push(quote! { let #x: [f64; #k] = #fac.solve(&[#(#r),*]); });
+        for (j, a) in blk.iter().enumerate() {
+            let j = lit_usize(j);
+            out.push(assign(nq + a, col, &quote! { #x[#j] }));
+        }
+    }
+    out
 }
 
 /// The independent diagonal blocks of G (e.g. the momenta and the lean of the unicycle)
