@@ -121,7 +121,8 @@ pub struct WithTangents {
 /// ([`Program::tangents`]): one block, the derivatives sharing the values' subexpressions,
 /// structural zeros absent. `Err` with the operations counted (the values', and all of
 /// them when it stopped) once the block passes `limit`: nothing more is derived or
-/// written then.
+/// written then; `Err((0, 0))` where an auxiliary symbol the caller binds depends on a
+/// seed (its tangent is not the block's to compute).
 pub fn block_with_tangents(
     g: &Graph,
     outputs: &[Id],
@@ -130,6 +131,15 @@ pub fn block_with_tangents(
     (prefix, num): (&str, Num),
     limit: usize,
 ) -> Result<WithTangents, (usize, usize)> {
+    // an auxiliary symbol the caller computes is a constant to the tangents: if one stands
+    // for a function of the seeds, they cannot be had here
+    if bind
+        .keys()
+        .filter_map(|s| g.definition(*s))
+        .any(|d| seeds.iter().any(|x| g.depends_on(d, *x)))
+    {
+        return Err((0, 0));
+    }
     let mut lowered = Lowered::new(g, outputs, bind);
     let primal = lowered.p.len();
     let defs: HashMap<u32, OpId> = lowered
