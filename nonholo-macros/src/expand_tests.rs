@@ -55,6 +55,11 @@ fn jacobians_in_closed_form_up_to_a_size() {
     let forced = body(&expand_str(&with("jacobians = closed_form;")));
     TEST_JACOBIAN_OPS.with(|l| l.set(None));
     assert!(!forced.contains(":: __private :: jacobians"), "{forced}");
+    // a tree: inverse dynamics' residual differentiated, -G^-1 by one closure per column
+    let tree = expand_str(&crate::test_models::library_model("MobileManipulator"));
+    let tree = body(&tree);
+    assert!(tree.contains("let __solve = | __jb"), "{tree}");
+    assert!(!tree.contains(":: __private :: jacobians"), "{tree}");
 }
 
 #[test]

@@ -210,3 +210,67 @@ fn formulations_on_the_chain() {
         );
     }
 }
+
+/// Worst relative differences of the inverse-dynamics residual against `G zdot -
+/// forcing` (body-wise) at random states and `zdot`, and of `G (G^-1 b)` against `b` for
+/// the solve the Jacobian runs per column.
+fn compare_residual(src: &str) -> (f64, f64) {
+    let (low, eq) = derived(src);
+    let Layout::First(d) = &eq.layout else {
+        panic!("a first-method model");
+    };
+    let rec = d.recursive.as_ref().expect("taken as a tree");
+    let g = &low.graph;
+    let nz = d.forcing.len();
+    let (b_syms, solved) = &rec.solve;
+    let mut points = RandomPoints::new(31);
+    let (mut worst_r, mut worst_s) = (0.0f64, 0.0f64);
+    for _ in 0..4 {
+        let env = points.next_point(g);
+        let mut memo = HashMap::default();
+        let mut ev = |e: crate::sym::Id| g.eval(e, &env, &mut memo);
+        let gm: Vec<Vec<f64>> = (0..nz)
+            .map(|a| (0..nz).map(|b| ev(d.mass_matrix_g.at(a, b))).collect())
+            .collect();
+        let zdot: Vec<f64> = rec.zdot.iter().map(|s| env[*s as usize]).collect();
+        let b: Vec<f64> = b_syms.iter().map(|s| env[*s as usize]).collect();
+        let y: Vec<f64> = solved.iter().map(|e| ev(*e)).collect();
+        let r: Vec<f64> = rec.residual.iter().map(|e| ev(*e)).collect();
+        let forcing: Vec<f64> = d.forcing.iter().map(|e| ev(*e)).collect();
+        let scale = |v: &[f64]| v.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        let expect_r: Vec<f64> = (0..nz)
+            .map(|a| (0..nz).map(|c| gm[a][c] * zdot[c]).sum::<f64>() - forcing[a])
+            .collect();
+        let gy: Vec<f64> = (0..nz)
+            .map(|a| (0..nz).map(|c| gm[a][c] * y[c]).sum())
+            .collect();
+        let (sr, sb) = (scale(&expect_r), scale(&b));
+        for a in 0..nz {
+            worst_r = worst_r.max((r[a] - expect_r[a]).abs() / sr);
+            worst_s = worst_s.max((gy[a] - b[a]).abs() / sb);
+        }
+    }
+    (worst_r, worst_s)
+}
+
+#[test]
+fn inverse_dynamics_residual_and_solve_match_g() {
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for family in [
+        Family::Chain,
+        Family::RigidChain,
+        Family::Tree,
+        Family::Manipulator,
+    ] {
+        for n in [1, 2, 4] {
+            cases.push((format!("{family:?} {n}"), source("S", n, family)));
+        }
+    }
+    let name = "MobileManipulator".to_string();
+    cases.push((name.clone(), crate::test_models::library_model(&name)));
+    for (name, src) in cases {
+        let (r, s) = compare_residual(&src);
+        println!("{name}: residual {r:e}, solve {s:e}");
+        assert!(r < 1e-10 && s < 1e-10, "{name}: {r:e} {s:e}");
+    }
+}

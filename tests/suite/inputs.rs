@@ -131,8 +131,9 @@ fn to_formulation<A: Model, B: Model>(from: &A, to: &B, x: &[f64]) -> Vec<f64> {
         .to_vec()
 }
 
-/// `jacobians` (in closed form: the tangents of the rhs's program, G's blocks and the
-/// articulated-body algorithm's recursion differentiated through) against `rhs_u_jvp`
+/// `jacobians` (in closed form: the tangents of the rhs's program, G's blocks, and for
+/// the trees the residual of inverse dynamics with `-G^-1` by the articulated-body
+/// algorithm's passes) against `rhs_u_jvp`
 /// (dual numbers, column by column) and central differences of
 /// `rhs_u` (df/du): the worst relative differences.
 fn check_jacobians<M: Model>(m: &M, x: &[f64], u: &[f64]) -> (f64, f64) {
@@ -200,6 +201,9 @@ fn jacobians_are_exact_on_every_library_model() {
         DiffDriveRobot::default(), MobileManipulator::default(),
         nonholo_test_models::spatial::Chain2::default(),
         nonholo_test_models::spatial::Chain3::default(),
+        // the residual of inverse dynamics on Voronec's and Boltzmann–Hamel's psi
+        nonholo_test_models::formulation_matrix::ChainBh::default(),
+        nonholo_test_models::formulation_matrix::ChainVo::default(),
     );
     println!(
         "jacobians: df/dx vs rhs_u_jvp {:e}, df/du vs differences {:e}",

@@ -66,48 +66,77 @@ pub fn block_in(
     prefix: &str,
     num: Num,
 ) -> (TokenStream, Vec<TokenStream>) {
-    let lowered = Lowered::new(g, outputs, bind);
-    emit_ops(&lowered, &lowered.outs, bind, prefix, num)
+    let lowered = Lowered::new(g, outputs, bind, &[]);
+    let (lets, _, rendered) = emit_ops(&lowered, &lowered.outs, bind, &[], (prefix, num));
+    (lets, rendered)
 }
 
 /// A block's outputs as ops of one [`Program`], with the auxiliary symbols it computes.
 struct Lowered<'g> {
     p: Program<'g>,
-    /// The auxiliary symbols computed in the block (not bound by the caller), in
-    /// definition order, and the ops of their definitions.
+    /// The auxiliary symbols computed in the block (not bound by the caller), in an order
+    /// where each comes after those it reads, and the ops of their values.
     defined: Vec<u32>,
     roots: Vec<OpId>,
     outs: Vec<OpId>,
+    /// Of `defined`, the symbols held (their values computed, their tangents zero).
+    held: HashSet<u32>,
 }
 
 impl<'g> Lowered<'g> {
-    fn new(g: &'g Graph, outputs: &[Id], bind: &Bindings) -> Self {
+    /// `held`: symbols without a definition that the block computes from the given
+    /// expressions, after everything those read and before everything reading them.
+    fn new(g: &'g Graph, outputs: &[Id], bind: &Bindings, held: &[(u32, Id)]) -> Self {
+        let mut all = outputs.to_vec();
+        all.extend(held.iter().map(|(_, v)| *v));
         // Auxiliary symbols reachable from the outputs, through their definitions too
-        // (those bound by the caller are computed there).
-        let defined: Vec<u32> = g
-            .atoms_under(outputs)
+        // (those bound by the caller are computed there), in definition order.
+        let atoms: Vec<(u32, Id)> = g
+            .atoms_under(&all)
             .into_iter()
             .filter(|s| !bind.contains_key(s))
+            .filter_map(|s| g.definition(s).map(|d| (s, d)))
             .collect();
-        let mut p = Program::new(g, outputs, |s| bind.contains_key(&s));
-        let roots: Vec<OpId> = defined
-            .iter()
-            .filter_map(|s| g.definition(*s))
-            .map(|d| p.lower(d))
-            .collect();
+        let held_syms: Vec<u32> = held.iter().map(|(s, _)| *s).collect();
+        let (after, before): (Vec<_>, Vec<_>) = atoms
+            .into_iter()
+            .partition(|(_, d)| g.depends_on_any(*d, &held_syms));
+        let mut p = Program::new(g, &all, |s| bind.contains_key(&s));
+        let (mut defined, mut roots) = (Vec::new(), Vec::new());
+        for (s, d) in before.iter().chain(held).chain(&after) {
+            defined.push(*s);
+            roots.push(p.lower(*d));
+        }
         let outs: Vec<OpId> = outputs.iter().map(|o| p.lower(*o)).collect();
         Lowered {
             p,
             defined,
             roots,
             outs,
+            held: held_syms.into_iter().collect(),
         }
     }
+}
+
+/// What a [`block_with_tangents`] computes besides its differentiated outputs.
+#[derive(Default)]
+pub struct Extra<'a> {
+    /// Outputs computed and not differentiated.
+    pub values: &'a [Id],
+    /// Symbols the block computes from these expressions and holds: their tangents are
+    /// zero (`dz/dt` in the residual of [`crate::mechanics::recursive::Recursive`]).
+    pub held: &'a [(u32, Id)],
+    /// Symbols bound inside a closure of the caller's: the `let`s that read them are
+    /// [`WithTangents::inner_lets`].
+    pub inner: &'a [u32],
 }
 
 /// A block's values and their derivatives ([`block_with_tangents`]).
 pub struct WithTangents {
     pub lets: TokenStream,
+    /// The `let`s that read [`Extra::inner`]'s symbols, for the caller's inner closure.
+    pub inner_lets: TokenStream,
+    /// The differentiated outputs', then [`Extra::values`]'.
     pub values: Vec<TokenStream>,
     /// Per output, `(column, derivative)` for every column it depends on, by column.
     pub tangents: Vec<Vec<(usize, TokenStream)>>,
@@ -125,7 +154,7 @@ pub struct WithTangents {
 /// seed (its tangent is not the block's to compute).
 pub fn block_with_tangents(
     g: &Graph,
-    outputs: &[Id],
+    (outputs, extra): (&[Id], &Extra),
     seeds: &[u32],
     bind: &Bindings,
     (prefix, num): (&str, Num),
@@ -140,13 +169,16 @@ pub fn block_with_tangents(
     {
         return Err((0, 0));
     }
-    let mut lowered = Lowered::new(g, outputs, bind);
+    let mut all = outputs.to_vec();
+    all.extend(extra.values);
+    let mut lowered = Lowered::new(g, &all, bind, extra.held);
     let primal = lowered.p.len();
     let defs: HashMap<u32, OpId> = lowered
         .defined
         .iter()
         .copied()
         .zip(lowered.roots.iter().copied())
+        .filter(|(s, _)| !lowered.held.contains(s))
         .collect();
     let seeds: HashMap<u32, u32> = seeds
         .iter()
@@ -154,7 +186,10 @@ pub fn block_with_tangents(
         .map(|(i, s)| (*s, i as u32))
         .collect();
     let outs = lowered.outs.clone();
-    let Some(tangents) = lowered.p.tangents(&outs, &seeds, &defs, limit) else {
+    let Some(tangents) = lowered
+        .p
+        .tangents(&outs[..outputs.len()], &seeds, &defs, limit)
+    else {
         return Err((primal, lowered.p.len()));
     };
     let mut all = outs;
@@ -174,30 +209,35 @@ pub fn block_with_tangents(
     if ops.1 > limit {
         return Err(ops);
     }
-    let (lets, mut rendered) = emit_ops(&lowered, &all, bind, prefix, num);
+    let (lets, inner_lets, mut rendered) =
+        emit_ops(&lowered, &all, bind, extra.inner, (prefix, num));
     let mut out = vec![Vec::new(); outputs.len()];
-    for ((o, col), e) in at.into_iter().zip(rendered.split_off(outputs.len())) {
+    let n_values = outputs.len() + extra.values.len();
+    for ((o, col), e) in at.into_iter().zip(rendered.split_off(n_values)) {
         out[o].push((col, e));
     }
     Ok(WithTangents {
         lets,
+        inner_lets,
         values: rendered,
         tangents: out,
         ops,
     })
 }
 
-/// The `let`s and the rendered `outs` of a lowered block.
+/// The `let`s and the rendered `outs` of a lowered block: (the `let`s, those that read
+/// the `inner` symbols, the outputs).
 fn emit_ops(
     lowered: &Lowered,
     outs: &[OpId],
     bind: &Bindings,
-    prefix: &str,
-    num: Num,
-) -> (TokenStream, Vec<TokenStream>) {
+    inner: &[u32],
+    (prefix, num): (&str, Num),
+) -> (TokenStream, TokenStream, Vec<TokenStream>) {
     let ty = num.ty();
     let (p, defined, roots) = (&lowered.p, &lowered.defined, &lowered.roots);
     let ready = p.ready_times();
+    let inner = inner_ops(lowered, inner);
 
     // Count parents of every op reachable from the definitions and the outputs.
     let mut uses: HashMap<OpId, u32> = HashMap::default();
@@ -250,7 +290,7 @@ fn emit_ops(
                             quote! { (#sn, #cn) },
                             quote! { (#ty, #ty) },
                             quote! { ::nonholo::Scalar::sin_cos(#a) },
-                            level,
+                            (level, inner.contains(&si)),
                         );
                         for (op, n) in [(si, sn), (co, cn)] {
                             lets.op_level.insert(op, level);
@@ -275,7 +315,12 @@ fn emit_ops(
                     let name = format_ident!("__{}{}", prefix, k);
                     k += 1;
                     let level = lets.level_of(p, id);
-                    lets.push(quote! { #name }, ty.clone(), e, level);
+                    lets.push(
+                        quote! { #name },
+                        ty.clone(),
+                        e,
+                        (level, inner.contains(&id)),
+                    );
                     lets.op_level.insert(id, level);
                     names.insert(id, quote! { #name });
                 }
@@ -288,7 +333,8 @@ fn emit_ops(
             // the definition is an op already computed: the atom is that `let`
             Some(e) => {
                 let level = lets.op_level[root] + 1;
-                lets.push(quote! { #name }, ty.clone(), e.clone(), level);
+                let at = (level, inner.contains(root));
+                lets.push(quote! { #name }, ty.clone(), e.clone(), at);
                 level
             }
             None => {
@@ -303,7 +349,8 @@ fn emit_ops(
                     *root,
                 );
                 let level = lets.level_of(p, *root);
-                lets.push(quote! { #name }, ty.clone(), e, level);
+                let at = (level, inner.contains(root));
+                lets.push(quote! { #name }, ty.clone(), e, at);
                 lets.op_level.insert(*root, level);
                 names.insert(*root, quote! { #name });
                 level
@@ -323,7 +370,40 @@ fn emit_ops(
         num,
     };
     let rendered = outs.iter().map(|o| render(&cx, *o)).collect();
-    (lets.into_tokens(), rendered)
+    let (outer, inner) = lets.into_tokens();
+    (outer, inner, rendered)
+}
+
+/// The ops that read any of the symbols `inner`, directly or through the auxiliary
+/// symbols the block computes (ops come after their operands, definitions after the
+/// symbols they read, so one sweep per chain of definitions settles it).
+fn inner_ops(lowered: &Lowered, inner: &[u32]) -> HashSet<OpId> {
+    let p = &lowered.p;
+    let mut syms: HashSet<u32> = inner.iter().copied().collect();
+    let mut ops: HashSet<OpId> = HashSet::default();
+    if syms.is_empty() {
+        return ops;
+    }
+    loop {
+        let known = syms.len();
+        for id in (0..p.len()).map(|i| OpId(i as u32)) {
+            let reads = match p.op(id) {
+                Op::Sym(s) => syms.contains(s),
+                _ => p.children(id).iter().any(|c| ops.contains(c)),
+            };
+            if reads {
+                ops.insert(id);
+            }
+        }
+        for (s, root) in lowered.defined.iter().zip(&lowered.roots) {
+            if ops.contains(root) {
+                syms.insert(*s);
+            }
+        }
+        if syms.len() == known {
+            return ops;
+        }
+    }
 }
 
 /// The `let`s of a block, grouped by level (1 + the highest level of the `let`s they
@@ -332,8 +412,9 @@ fn emit_ops(
 /// Whipple bicycle's Jacobian overflowed rustc's stack in a debug build).
 #[derive(Default)]
 struct Lets {
-    /// (pattern, type, value) of each `let`, by level.
+    /// (pattern, type, value) of each `let`, by level; then those of the inner closure.
     by_level: std::collections::BTreeMap<usize, Vec<Let>>,
+    inner_by_level: std::collections::BTreeMap<usize, Vec<Let>>,
     /// Levels of the named ops and of the auxiliary symbols.
     op_level: HashMap<OpId, usize>,
     sym_level: HashMap<u32, usize>,
@@ -346,12 +427,22 @@ type Let = (TokenStream, TokenStream, TokenStream);
 const LET_GROUP: usize = 64;
 
 impl Lets {
-    fn push(&mut self, pat: TokenStream, ty: TokenStream, e: TokenStream, level: usize) {
-        self.by_level.entry(level).or_default().push((pat, ty, e));
+    fn push(&mut self, pat: TokenStream, ty: TokenStream, e: TokenStream, at: (usize, bool)) {
+        let (level, inner) = at;
+        let lets = if inner {
+            &mut self.inner_by_level
+        } else {
+            &mut self.by_level
+        };
+        lets.entry(level).or_default().push((pat, ty, e));
     }
 
     /// The level a `let` of op `id` gets: one above everything it reads.
     fn level_of(&self, p: &Program, id: OpId) -> usize {
+        // a symbol's value (a held `dz/dt` equal to an auxiliary atom) reads that symbol
+        if let Op::Sym(s) = p.op(id) {
+            return self.sym_level.get(s).copied().unwrap_or(0) + 1;
+        }
         let mut max = 0;
         let mut stack = p.children(id);
         let mut seen = HashSet::default();
@@ -371,21 +462,25 @@ impl Lets {
         max + 1
     }
 
-    fn into_tokens(self) -> TokenStream {
-        let mut out = TokenStream::new();
-        for group in self.by_level.into_values() {
-            for chunk in group.chunks(LET_GROUP) {
-                if let [(pat, ty, e)] = chunk {
-                    out.extend(quote! { let #pat: #ty = #e; });
-                } else {
-                    let pats = chunk.iter().map(|(p, _, _)| p);
-                    let tys = chunk.iter().map(|(_, t, _)| t);
-                    let es = chunk.iter().map(|(_, _, e)| e);
-                    out.extend(quote! { let (#(#pats),*): (#(#tys),*) = (#(#es),*); });
+    /// The outer `let`s and the inner closure's.
+    fn into_tokens(self) -> (TokenStream, TokenStream) {
+        let tokens = |by_level: std::collections::BTreeMap<usize, Vec<Let>>| {
+            let mut out = TokenStream::new();
+            for group in by_level.into_values() {
+                for chunk in group.chunks(LET_GROUP) {
+                    if let [(pat, ty, e)] = chunk {
+                        out.extend(quote! { let #pat: #ty = #e; });
+                    } else {
+                        let pats = chunk.iter().map(|(p, _, _)| p);
+                        let tys = chunk.iter().map(|(_, t, _)| t);
+                        let es = chunk.iter().map(|(_, _, e)| e);
+                        out.extend(quote! { let (#(#pats),*): (#(#tys),*) = (#(#es),*); });
+                    }
                 }
             }
-        }
-        out
+            out
+        };
+        (tokens(self.by_level), tokens(self.inner_by_level))
     }
 }
 

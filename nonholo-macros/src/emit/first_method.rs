@@ -5,8 +5,8 @@
 
 use super::bindings::input_prologue;
 use super::code::{
-    bind_array, block_with_tangents, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout,
-    Num, WithTangents,
+    bind_array, block_with_tangents, ident_for, lit_usize, singular_mass_matrix, Bindings, Extra,
+    Layout, Num, WithTangents,
 };
 use super::ldlt;
 use super::{state_bindings, Hooks};
@@ -256,12 +256,11 @@ fn recursive_rhs(
 
 /// The most operations the closed-form Jacobian's block may have: past it `jacobians`
 /// keeps one dual-number pass per column, whose code is the rhs's. The tangents grow as the
-/// rhs times the columns (a chain of N links: 6x the rhs's operations at N = 2, 17x at
-/// N = 8), and rustc's time on one straight-line function faster still. Measured in
-/// release: the bicycle's 19 500 operations add 5.8 s to its build; the 4-link chain's
-/// 28 800 take 30 s, the 8-link chain's 99 000 five minutes (and run slower per column
-/// than the dual passes do).
-const JACOBIAN_OPS: usize = 20_000;
+/// rhs times the columns, and rustc's time on one straight-line function faster still.
+/// Measured in release: the bicycle's 19 500 operations add 5.8 s to its build; the
+/// 8-link rigid chain's 44 500 (by the residual of inverse dynamics) 18 s, the 12-link
+/// chain's 90 000 three minutes.
+const JACOBIAN_OPS: usize = 50_000;
 
 #[cfg(test)]
 thread_local! {
@@ -273,9 +272,13 @@ thread_local! {
 /// mode over the rhs's own program ([`block_with_tangents`]), every column at once and
 /// only its structurally nonzero entries. The speeds G solves for follow from
 /// differentiating `G dz/dt = forcing`: `G d(dz/dt) = d forcing - dG dz/dt`, one
-/// factorization of each block of G for every column. `None` under `jacobians = dual;`,
-/// and where the block would pass [`JACOBIAN_OPS`] unless the model says `jacobians =
-/// closed_form;`.
+/// factorization of each block of G for every column. Where the articulated-body
+/// algorithm gives `dz/dt`, the residual of inverse dynamics `r(q, z, zdot)` (recursive
+/// Newton–Euler) is differentiated at `zdot` held instead, and `d(dz/dt)/dx = -G^-1
+/// dr/dx` solved column by column through the algorithm's own articulated inertias
+/// ([`residual_solve`]): no tangent of an articulated inertia is ever formed. `None` under
+/// `jacobians = dual;`, and where the block would pass [`JACOBIAN_OPS`] unless the model
+/// says `jacobians = closed_form;`.
 fn jacobians(
     m: &Checked,
     low: &Lowered,
@@ -298,10 +301,27 @@ fn jacobians(
         .collect();
     // the outputs, and for G's route which of them are which
     let mut outputs: Vec<Id> = d.qdot.clone();
+    let mut values: Vec<Id> = Vec::new();
+    let mut held: Vec<(u32, Id)> = Vec::new();
+    let mut inner: &[u32] = &[];
+    let mut b_state = b_state.clone();
     let blocks = match &d.recursive {
+        // inverse dynamics' residual differentiated at dz/dt held, G^-1 by the passes
         Some(rec) => {
-            outputs.extend(&rec.accelerations);
-            outputs.extend(&rec.pivots);
+            outputs.extend(&rec.residual);
+            values.extend(&rec.pivots);
+            values.extend(&rec.solve.1);
+            held.extend(
+                rec.zdot
+                    .iter()
+                    .copied()
+                    .zip(rec.accelerations.iter().copied()),
+            );
+            inner = &rec.solve.0;
+            for (k, b) in inner.iter().enumerate() {
+                let k = lit_usize(k);
+                b_state.insert(*b, quote! { __jb[#k] });
+            }
             None
         }
         None => {
@@ -330,13 +350,31 @@ fn jacobians(
     } else {
         limit
     };
-    let w = block_with_tangents(g, &outputs, &seeds, b_state, ("j", Num::F64), limit);
+    let extra = Extra {
+        values: &values,
+        held: &held,
+        inner,
+    };
+    let w = block_with_tangents(
+        g,
+        (&outputs, &extra),
+        &seeds,
+        &b_state,
+        ("j", Num::F64),
+        limit,
+    );
     #[cfg(test)]
     if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
         let ops = w.as_ref().map_or_else(|e| *e, |w| w.ops);
         eprintln!(
-            "jacobian ops of {}: {} primal, {} with the tangents",
-            m.name, ops.0, ops.1
+            "jacobian ops of {}: {} primal, {} with the tangents ({})",
+            m.name,
+            ops.0,
+            ops.1,
+            match &d.recursive {
+                Some(_) => "inverse dynamics' residual",
+                None => "G",
+            }
         );
     }
     let w = w.ok()?;
@@ -358,13 +396,10 @@ fn jacobians(
     }
     match blocks {
         None => {
-            for a in 0..nz {
-                for (col, e) in &w.tangents[nq + a] {
-                    body.push(assign(nq + a, *col, e));
-                }
-            }
-            let pivots = &w.values[nq + nz..];
+            let np = d.recursive.as_ref().map_or(0, |r| r.pivots.len());
+            let pivots = &w.values[nq + nz..nq + nz + np];
             body.push(quote! { let __pd = true #( & (#pivots > 0.0) )*; });
+            body.push(residual_solve(&w, (nq, nz, nu), np));
         }
         Some((blocks, explicit_at, forcing_at, g_at)) => {
             body.push(quote! { let __pd = true; });
@@ -400,6 +435,65 @@ fn jacobians(
         }
         ::core::result::Result::Ok(())
     })
+}
+
+/// `d(dz/dt)/dx = -G^-1 dr/dx` for every column `x` the residual `r` (outputs `nq..nq +
+/// nz` of `w`) depends on: the columns' `-dr/dx` straight-line, then one loop over them
+/// through a closure holding the passes of `G^-1 b` (its `let`s `w.inner_lets`, its
+/// values `w.values[nq + nz + np..]`), so that the solve is written once, not per column.
+fn residual_solve(w: &WithTangents, (nq, nz, nu): (usize, usize, usize), np: usize) -> TokenStream {
+    let dim = nq + nz;
+    let mut cols: Vec<usize> = w.tangents[nq..nq + nz]
+        .iter()
+        .flat_map(|t| t.iter().map(|(c, _)| *c))
+        .collect();
+    cols.sort_unstable();
+    cols.dedup();
+    if cols.is_empty() {
+        return TokenStream::new();
+    }
+    let rows = cols.iter().map(|c| {
+        let r = (0..nz).map(|k| {
+            w.tangents[nq + k]
+                .iter()
+                .find(|(col, _)| col == c)
+                .map_or_else(|| quote! { 0.0 }, |(_, e)| quote! { -(#e) })
+        });
+        quote! { [#(#r),*] }
+    });
+    let (nc, nz_l, nq_l, dim_l) = (
+        lit_usize(cols.len()),
+        lit_usize(nz),
+        lit_usize(nq),
+        lit_usize(dim),
+    );
+    let col_lits = cols.iter().map(|c| lit_usize(*c));
+    let inner_lets = &w.inner_lets;
+    let ys = &w.values[nq + nz + np..];
+    let to_b = if nu > 0 {
+        let nu_l = lit_usize(nu);
+        quote! { __b[(#nq_l + __k) * #nu_l + *__c - #dim_l] = *__v; }
+    } else {
+        quote! {}
+    };
+    quote! {
+        let __cols: [usize; #nc] = [#(#col_lits),*];
+        let __dr: [[f64; #nz_l]; #nc] = [#(#rows),*];
+        let __solve = |__jb: &[f64; #nz_l]| -> [f64; #nz_l] {
+            #inner_lets
+            [#(#ys),*]
+        };
+        for (__c, __r) in __cols.iter().zip(&__dr) {
+            let __x = __solve(__r);
+            for (__k, __v) in __x.iter().enumerate() {
+                if *__c < #dim_l {
+                    __a[(#nq_l + __k) * #dim_l + *__c] = *__v;
+                } else {
+                    #to_b
+                }
+            }
+        }
+    }
 }
 
 /// The tangents of the speeds one block of G solves for (the `n`th, speeds `blk`), from

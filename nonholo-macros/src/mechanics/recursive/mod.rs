@@ -43,7 +43,7 @@ use crate::kinematics::Clock;
 use crate::model::{Symbols, TreeSource};
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
-use newton_euler::{add_partial_work, newton_euler};
+use newton_euler::{add_link_reactions, add_partial_work, newton_euler};
 use tree::{carried_down, carried_up, read_tree, Port, Reading, Up};
 
 /// `dz/dt` from the articulated-body algorithm.
@@ -58,6 +58,16 @@ pub struct Recursive {
     /// Newton–Euler (Featherstone 2008, table 5.1) at `zdot`, where every coordinate's
     /// partial velocities could be read off the tree.
     pub reactions: Option<Vec<Id>>,
+    /// The equations' residual `r = G zdot - forcing` (one per speed) by recursive
+    /// Newton–Euler, in q, z, t and `zdot`: zero at the solved `dz/dt`, and `dr/d zdot =
+    /// G`, so `d(dz/dt)/dx = -G^-1 dr/dx` at `zdot` held (Carpentier and Mansard 2018's
+    /// route to the articulated-body algorithm's derivatives: differentiate inverse
+    /// dynamics, not the forward recursion).
+    pub residual: Vec<Id>,
+    /// `G^-1 b` for the symbols `b` (one per speed): the passes again without velocities,
+    /// gravity or forces, sharing the articulated inertias and pivots of
+    /// [`Self::accelerations`].
+    pub solve: (Vec<u32>, Vec<Id>),
 }
 
 /// [`derive()`] for a formulation that keeps `psi` as it derived it (Voronec's, Boltzmann–
@@ -412,6 +422,8 @@ pub fn derive(
         }
     }
 
+    // the root bodies' and the forces' share of the root's equation, for the residual
+    let (k_bodies, f_bodies) = (k_root.clone(), f_root.clone());
     // the root: sum_ports S^T I (S dz_R + bias) + S^T p, with the root bodies'
     for port in &ports {
         let (i, p) = &port_inertia[&port.joint];
@@ -428,9 +440,9 @@ pub fn derive(
         }
     }
     let mut zd = vec![z0; nz];
+    let n = root_speeds.len();
+    let mut k_named = vec![vec![z0; n]; n];
     if !root_speeds.is_empty() {
-        let n = root_speeds.len();
-        let mut k_named = vec![vec![z0; n]; n];
         for a in 0..n {
             for b in a..n {
                 k_named[a][b] = define(g, "aba_root_K", k_root[a][b]);
@@ -469,14 +481,37 @@ pub fn derive(
         a[axis] = g.add(a[axis], x);
         acc[j] = a;
     }
+    let solve = {
+        let up = (&joints[..], &ports[..]);
+        let speeds = (&root_speeds[..], &k_named[..]);
+        unit_solve(g, kin, up, speeds, (&u_col, &d_inv), nz)?
+    };
+    let link_forces = newton_euler(
+        g,
+        (kin, &joints, &ports),
+        (&bias_c, &links),
+        (&root_speeds, &zdot),
+    )?;
+    // G dz/dt - forcing at zdot: a joint's S^T f - torque, the root's
+    // K_bodies zdot_R - f_bodies + sum_ports S^T f_port
+    let mut residual = vec![z0; nz];
+    for (j, f) in joints.iter().zip(&link_forces.f) {
+        residual[j.speed] = g.sub(f[j.axis], torque[j.speed]);
+    }
+    for (a, ra) in root_speeds.iter().enumerate() {
+        let mut terms = vec![g.neg(f_bodies[a])];
+        for (b, rb) in root_speeds.iter().enumerate() {
+            let zb = g.sym(zdot[*rb]);
+            terms.push(g.mul(k_bodies[a][b], zb));
+        }
+        for (j, up) in &link_forces.at_ports {
+            let port = ports.iter().find(|p| p.joint == *j)?;
+            terms.push(dot6(g, port.s[a], *up));
+        }
+        residual[*ra] = g.add_all(&terms);
+    }
     let reactions = reactions.and_then(|mut r| {
-        newton_euler(
-            g,
-            (kin, &joints, &ports),
-            (&bias_c, &links),
-            (&root_speeds, &zdot),
-            &mut r,
-        )?;
+        add_link_reactions(g, (&joints, &ports), &link_forces, &mut r)?;
         let f = g.subst_many(forces, &at_psi);
         for (i, ri) in r.iter_mut().enumerate() {
             let e = g.sub(*ri, f[i]);
@@ -489,5 +524,103 @@ pub fn derive(
         pivots,
         zdot,
         reactions,
+        residual,
+        solve,
     })
+}
+
+/// `G^-1 b` for fresh symbols `b` (one per speed): table 7.1's passes with the velocities,
+/// gravity and forces zero and `b` the joints' torques and the root's forcing, through the
+/// articulated inertias `U`, `1/D` and the root's `K` already built, so that only the
+/// force-like terms are new.
+fn unit_solve(
+    g: &mut Graph,
+    kin: &crate::kinematics::Kin,
+    (joints, ports): (&[tree::Joint], &[Port]),
+    (root_speeds, k_named): (&[usize], &[Vec<Id>]),
+    (u_col, d_inv): (&[Six], &[Id]),
+    nz: usize,
+) -> Option<(Vec<u32>, Vec<Id>)> {
+    let z0 = g.zero();
+    let b: Vec<u32> = (0..nz).map(|k| g.new_symbol(&format!("jb[{k}]"))).collect();
+    let nj = joints.len();
+    let mut pb: Vec<Six> = vec![[z0; 6]; nj];
+    let mut port_p: HashMap<usize, Six> = HashMap::default();
+    let mut u_over_d = vec![z0; nj];
+    // named like table 7.1's (products of sums would expand otherwise)
+    for j in (0..nj).rev() {
+        let name = format!("jb_{}", kin.names[joints[j].frame]);
+        let axis = joints[j].axis;
+        let p_a = pb[j].map(|x| define(g, &format!("{name}_pA"), x));
+        let bj = g.sym(b[joints[j].speed]);
+        let uu = g.sub(bj, p_a[axis]);
+        let ud = g.mul(uu, d_inv[j]);
+        let ud = define(g, &format!("{name}_u_D"), ud);
+        u_over_d[j] = ud;
+        let p_small: Six = [0, 1, 2, 3, 4, 5].map(|r| {
+            let e = g.mul(u_col[j][r], ud);
+            g.add(p_a[r], e)
+        });
+        let p_small = p_small.map(|x| define(g, &format!("{name}_pa"), x));
+        let p_up = carried_up(g, kin, &joints[j], p_small);
+        match joints[j].parent {
+            Up::Joint(p) => {
+                for r in 0..6 {
+                    pb[p][r] = g.add(pb[p][r], p_up[r]);
+                }
+            }
+            Up::Root(_) => {
+                let p_up = p_up.map(|x| define(g, &format!("{name}_pport"), x));
+                port_p.insert(j, p_up);
+            }
+        }
+    }
+    let mut zd = vec![z0; nz];
+    if !root_speeds.is_empty() {
+        let mut f: Vec<Id> = root_speeds.iter().map(|a| g.sym(b[*a])).collect();
+        for port in ports {
+            let p = port_p[&port.joint];
+            for (a, sa) in port.s.iter().enumerate() {
+                let e = dot6(g, *sa, p);
+                f[a] = g.sub(f[a], e);
+            }
+        }
+        let names: Vec<String> = root_speeds.iter().map(|a| format!("jb_zd[{a}]")).collect();
+        let f: Vec<Id> = f.iter().map(|e| define(g, "jb_root_f", *e)).collect();
+        let x = crate::sym::linsolve::solve_named(g, k_named, &f, &names)?;
+        for (a, xa) in root_speeds.iter().zip(x) {
+            zd[*a] = xa;
+        }
+    }
+    // the ports without their velocity-product bias
+    let still: Vec<Port> = ports
+        .iter()
+        .map(|p| Port {
+            joint: p.joint,
+            s: p.s.clone(),
+            bias: [z0; 6],
+            partials: Vec::new(),
+        })
+        .collect();
+    let mut acc: Vec<Six> = vec![[z0; 6]; nj];
+    for j in 0..nj {
+        let name = format!("jb_{}", kin.names[joints[j].frame]);
+        let a = carried_down(
+            g,
+            (kin, joints, &still),
+            j,
+            (&acc, &[z0; 6]),
+            (root_speeds, &zd),
+        )?
+        .map(|x| define(g, &format!("{name}_a"), x));
+        let ua = dot6(g, u_col[j], a);
+        let t = g.mul(ua, d_inv[j]);
+        let x = g.sub(u_over_d[j], t);
+        let x = define(g, &format!("{name}_zd"), x);
+        zd[joints[j].speed] = x;
+        let mut a = a;
+        a[joints[j].axis] = g.add(a[joints[j].axis], x);
+        acc[j] = a;
+    }
+    Some((b, zd))
 }

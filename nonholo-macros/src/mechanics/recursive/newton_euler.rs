@@ -35,16 +35,23 @@ pub(super) fn add_partial_work(
     }
 }
 
+/// The links' spatial forces by recursive Newton–Euler at given accelerations.
+pub(super) struct LinkForces {
+    /// Each joint's link and subtree: `f = I a + v x* I v - f_ext` summed from the leaves
+    /// up, in its frame at its point.
+    pub(super) f: Vec<Six>,
+    /// Each port's subtree force in the root's frame at the port (`X^T f`), by joint.
+    pub(super) at_ports: Vec<(usize, Six)>,
+}
+
 /// Recursive Newton–Euler (Featherstone 2008, table 5.1) at the accelerations `zdot`:
-/// each link's `f = I a + v x* I v - f_ext` summed from the leaves up, a joint
-/// coordinate's `S^T f` and each port's force along its partial velocities added to `r`.
+/// each link's `f = I a + v x* I v - f_ext` summed from the leaves up.
 pub(super) fn newton_euler(
     g: &mut Graph,
     (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
     (bias_c, links): (&[Six], &[(Mat6, Six)]),
     (root_speeds, zdot): (&[usize], &[u32]),
-    r: &mut [Id],
-) -> Option<()> {
+) -> Option<LinkForces> {
     let nj = joints.len();
     let z0 = g.zero();
     let mut acc: Vec<Six> = vec![[z0; 6]; nj];
@@ -69,11 +76,11 @@ pub(super) fn newton_euler(
             [0, 1, 2, 3, 4, 5].map(|k| g.add(ia[k], p[k]))
         })
         .collect();
+    let mut at_ports = Vec::new();
     for j in (0..nj).rev() {
         let name = format!("rnea_{}", kin.names[joints[j].frame]);
         let f = total[j].map(|x| define(g, &format!("{name}_f"), x));
-        let coord = joints[j].coord;
-        r[coord] = g.add(r[coord], f[joints[j].axis]);
+        total[j] = f;
         let up = carried_up(g, kin, &joints[j], f);
         match joints[j].parent {
             Up::Joint(p) => {
@@ -81,13 +88,28 @@ pub(super) fn newton_euler(
                     total[p][k] = g.add(total[p][k], up[k]);
                 }
             }
-            Up::Root(_) => {
-                let port = ports.iter().find(|p| p.joint == j)?;
-                for (i, d) in &port.partials {
-                    let w = dot6(g, *d, up);
-                    r[*i] = g.add(r[*i], w);
-                }
-            }
+            Up::Root(_) => at_ports.push((j, up.map(|x| define(g, &format!("{name}_port"), x)))),
+        }
+    }
+    Some(LinkForces { f: total, at_ports })
+}
+
+/// Adds the links' share of the reactions to `r`: a joint coordinate's `S^T f` and each
+/// port's force along its partial velocities.
+pub(super) fn add_link_reactions(
+    g: &mut Graph,
+    (joints, ports): (&[Joint], &[Port]),
+    forces: &LinkForces,
+    r: &mut [Id],
+) -> Option<()> {
+    for (j, f) in joints.iter().zip(&forces.f) {
+        r[j.coord] = g.add(r[j.coord], f[j.axis]);
+    }
+    for (j, up) in &forces.at_ports {
+        let port = ports.iter().find(|p| p.joint == *j)?;
+        for (i, d) in &port.partials {
+            let w = dot6(g, *d, *up);
+            r[*i] = g.add(r[*i], w);
         }
     }
     Some(())
