@@ -449,6 +449,10 @@ fn residual_solve(w: &WithTangents, (nq, nz, nu): (usize, usize, usize), np: usi
         .collect();
     cols.sort_unstable();
     cols.dedup();
+    #[cfg(test)]
+    if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
+        eprintln!("residual columns {cols:?}");
+    }
     if cols.is_empty() {
         return TokenStream::new();
     }
