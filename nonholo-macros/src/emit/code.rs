@@ -72,21 +72,21 @@ pub fn block_in(
 }
 
 /// A block's outputs as ops of one [`Program`], with the auxiliary symbols it computes.
-struct Lowered<'g> {
-    p: Program<'g>,
+pub(super) struct Lowered<'g> {
+    pub(super) p: Program<'g>,
     /// The auxiliary symbols computed in the block (not bound by the caller), in an order
     /// where each comes after those it reads, and the ops of their values.
-    defined: Vec<u32>,
-    roots: Vec<OpId>,
-    outs: Vec<OpId>,
+    pub(super) defined: Vec<u32>,
+    pub(super) roots: Vec<OpId>,
+    pub(super) outs: Vec<OpId>,
     /// Of `defined`, the symbols held (their values computed, their tangents zero).
-    held: HashSet<u32>,
+    pub(super) held: HashSet<u32>,
 }
 
 impl<'g> Lowered<'g> {
     /// `held`: symbols without a definition that the block computes from the given
     /// expressions, after everything those read and before everything reading them.
-    fn new(g: &'g Graph, outputs: &[Id], bind: &Bindings, held: &[(u32, Id)]) -> Self {
+    pub(super) fn new(g: &'g Graph, outputs: &[Id], bind: &Bindings, held: &[(u32, Id)]) -> Self {
         let mut all = outputs.to_vec();
         all.extend(held.iter().map(|(_, v)| *v));
         // Auxiliary symbols reachable from the outputs, through their definitions too
@@ -118,116 +118,9 @@ impl<'g> Lowered<'g> {
     }
 }
 
-/// What a [`block_with_tangents`] computes besides its differentiated outputs.
-#[derive(Default)]
-pub struct Extra<'a> {
-    /// Outputs computed and not differentiated.
-    pub values: &'a [Id],
-    /// Symbols the block computes from these expressions and holds: their tangents are
-    /// zero (`dz/dt` in the residual of [`crate::mechanics::recursive::Recursive`]).
-    pub held: &'a [(u32, Id)],
-    /// Symbols bound inside a closure of the caller's: the `let`s that read them are
-    /// [`WithTangents::inner_lets`].
-    pub inner: &'a [u32],
-}
-
-/// A block's values and their derivatives ([`block_with_tangents`]).
-pub struct WithTangents {
-    pub lets: TokenStream,
-    /// The `let`s that read [`Extra::inner`]'s symbols, for the caller's inner closure.
-    pub inner_lets: TokenStream,
-    /// The differentiated outputs', then [`Extra::values`]'.
-    pub values: Vec<TokenStream>,
-    /// Per output, `(column, derivative)` for every column it depends on, by column.
-    pub tangents: Vec<Vec<(usize, TokenStream)>>,
-    /// The block's operations without and with the tangents (printed by the tests).
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub ops: (usize, usize),
-}
-
-/// Straight-line code computing `outputs` and their partial derivatives by the symbols
-/// `seeds` (column `i` for `seeds[i]`), forward mode over the block's program
-/// ([`Program::tangents`]): one block, the derivatives sharing the values' subexpressions,
-/// structural zeros absent. `Err` with the operations counted (the values', and all of
-/// them when it stopped) once the block passes `limit`: nothing more is derived or
-/// written then; `Err((0, 0))` where an auxiliary symbol the caller binds depends on a
-/// seed (its tangent is not the block's to compute).
-pub fn block_with_tangents(
-    g: &Graph,
-    (outputs, extra): (&[Id], &Extra),
-    seeds: &[u32],
-    bind: &Bindings,
-    (prefix, num): (&str, Num),
-    limit: usize,
-) -> Result<WithTangents, (usize, usize)> {
-    // an auxiliary symbol the caller computes is a constant to the tangents: if one stands
-    // for a function of the seeds, they cannot be had here
-    if bind
-        .keys()
-        .filter_map(|s| g.definition(*s))
-        .any(|d| seeds.iter().any(|x| g.depends_on(d, *x)))
-    {
-        return Err((0, 0));
-    }
-    let mut all = outputs.to_vec();
-    all.extend(extra.values);
-    let mut lowered = Lowered::new(g, &all, bind, extra.held);
-    let primal = lowered.p.len();
-    let defs: HashMap<u32, OpId> = lowered
-        .defined
-        .iter()
-        .copied()
-        .zip(lowered.roots.iter().copied())
-        .filter(|(s, _)| !lowered.held.contains(s))
-        .collect();
-    let seeds: HashMap<u32, u32> = seeds
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (*s, i as u32))
-        .collect();
-    let outs = lowered.outs.clone();
-    let Some(tangents) = lowered
-        .p
-        .tangents(&outs[..outputs.len()], &seeds, &defs, limit)
-    else {
-        return Err((primal, lowered.p.len()));
-    };
-    let mut all = outs;
-    let mut at = Vec::new();
-    for (o, t) in tangents.iter().enumerate() {
-        for (col, k, x) in t {
-            let op = if k.is_one() {
-                *x
-            } else {
-                lowered.p.sum(Number::ZERO, vec![(*k, *x)])
-            };
-            at.push((o, *col as usize));
-            all.push(op);
-        }
-    }
-    let ops = (primal, lowered.p.len());
-    if ops.1 > limit {
-        return Err(ops);
-    }
-    let (lets, inner_lets, mut rendered) =
-        emit_ops(&lowered, &all, bind, extra.inner, (prefix, num));
-    let mut out = vec![Vec::new(); outputs.len()];
-    let n_values = outputs.len() + extra.values.len();
-    for ((o, col), e) in at.into_iter().zip(rendered.split_off(n_values)) {
-        out[o].push((col, e));
-    }
-    Ok(WithTangents {
-        lets,
-        inner_lets,
-        values: rendered,
-        tangents: out,
-        ops,
-    })
-}
-
 /// The `let`s and the rendered `outs` of a lowered block: (the `let`s, those that read
 /// the `inner` symbols, the outputs).
-fn emit_ops(
+pub(super) fn emit_ops(
     lowered: &Lowered,
     outs: &[OpId],
     bind: &Bindings,

@@ -4,11 +4,9 @@
 //! closed form.
 
 use super::bindings::input_prologue;
-use super::code::{
-    bind_array, block_with_tangents, ident_for, lit_usize, singular_mass_matrix, Bindings, Extra,
-    Layout, Num, WithTangents,
-};
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
 use super::ldlt;
+use super::tangent::{block_with_tangents, Extra, WithTangents};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;

@@ -7,10 +7,13 @@
 //! cofactors of a product, `-1/x^2` for `1/x`) once for all directions, and per direction
 //! only what is structurally nonzero: a column's tangent is carried only through the ops
 //! that depend on its symbol. The tangent ops are hash-consed with the primal's, so the
-//! emitter shares them like any other subexpression.
+//! emitter shares them like any other subexpression. [`block_with_tangents`] writes a
+//! block's values and tangents as Rust.
 
+use super::code::{emit_ops, Bindings, Lowered, Num};
 use super::program::{Op, OpId, Program};
-use crate::sym::{Func, Func2, HashMap, Number};
+use crate::sym::{Func, Func2, Graph, HashMap, Id, Number};
+use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 
 /// The tangent of one op: `(column, k, x)` for `k * x` in that column, sorted by column,
@@ -237,6 +240,113 @@ impl Program<'_> {
         }
         Some((Number::ONE, self.sum(Number::ZERO, ts)))
     }
+}
+
+/// What a [`block_with_tangents`] computes besides its differentiated outputs.
+#[derive(Default)]
+pub struct Extra<'a> {
+    /// Outputs computed and not differentiated.
+    pub values: &'a [Id],
+    /// Symbols the block computes from these expressions and holds: their tangents are
+    /// zero (`dz/dt` in the residual of [`crate::mechanics::recursive::Recursive`]).
+    pub held: &'a [(u32, Id)],
+    /// Symbols bound inside a closure of the caller's: the `let`s that read them are
+    /// [`WithTangents::inner_lets`].
+    pub inner: &'a [u32],
+}
+
+/// A block's values and their derivatives ([`block_with_tangents`]).
+pub struct WithTangents {
+    pub lets: TokenStream,
+    /// The `let`s that read [`Extra::inner`]'s symbols, for the caller's inner closure.
+    pub inner_lets: TokenStream,
+    /// The differentiated outputs', then [`Extra::values`]'.
+    pub values: Vec<TokenStream>,
+    /// Per output, `(column, derivative)` for every column it depends on, by column.
+    pub tangents: Vec<Vec<(usize, TokenStream)>>,
+    /// The block's operations without and with the tangents (printed by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub ops: (usize, usize),
+}
+
+/// Straight-line code computing `outputs` and their partial derivatives by the symbols
+/// `seeds` (column `i` for `seeds[i]`), forward mode over the block's program
+/// ([`Program::tangents`]): one block, the derivatives sharing the values' subexpressions,
+/// structural zeros absent. `Err` with the operations counted (the values', and all of
+/// them when it stopped) once the block passes `limit`: nothing more is derived or
+/// written then; `Err((0, 0))` where an auxiliary symbol the caller binds depends on a
+/// seed (its tangent is not the block's to compute).
+pub fn block_with_tangents(
+    g: &Graph,
+    (outputs, extra): (&[Id], &Extra),
+    seeds: &[u32],
+    bind: &Bindings,
+    (prefix, num): (&str, Num),
+    limit: usize,
+) -> Result<WithTangents, (usize, usize)> {
+    // an auxiliary symbol the caller computes is a constant to the tangents: if one stands
+    // for a function of the seeds, they cannot be had here
+    if bind
+        .keys()
+        .filter_map(|s| g.definition(*s))
+        .any(|d| seeds.iter().any(|x| g.depends_on(d, *x)))
+    {
+        return Err((0, 0));
+    }
+    let mut all = outputs.to_vec();
+    all.extend(extra.values);
+    let mut lowered = Lowered::new(g, &all, bind, extra.held);
+    let primal = lowered.p.len();
+    let defs: HashMap<u32, OpId> = lowered
+        .defined
+        .iter()
+        .copied()
+        .zip(lowered.roots.iter().copied())
+        .filter(|(s, _)| !lowered.held.contains(s))
+        .collect();
+    let seeds: HashMap<u32, u32> = seeds
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (*s, i as u32))
+        .collect();
+    let outs = lowered.outs.clone();
+    let Some(tangents) = lowered
+        .p
+        .tangents(&outs[..outputs.len()], &seeds, &defs, limit)
+    else {
+        return Err((primal, lowered.p.len()));
+    };
+    let mut all = outs;
+    let mut at = Vec::new();
+    for (o, t) in tangents.iter().enumerate() {
+        for (col, k, x) in t {
+            let op = if k.is_one() {
+                *x
+            } else {
+                lowered.p.sum(Number::ZERO, vec![(*k, *x)])
+            };
+            at.push((o, *col as usize));
+            all.push(op);
+        }
+    }
+    let ops = (primal, lowered.p.len());
+    if ops.1 > limit {
+        return Err(ops);
+    }
+    let (lets, inner_lets, mut rendered) =
+        emit_ops(&lowered, &all, bind, extra.inner, (prefix, num));
+    let mut out = vec![Vec::new(); outputs.len()];
+    let n_values = outputs.len() + extra.values.len();
+    for ((o, col), e) in at.into_iter().zip(rendered.split_off(n_values)) {
+        out[o].push((col, e));
+    }
+    Ok(WithTangents {
+        lets,
+        inner_lets,
+        values: rendered,
+        tangents: out,
+        ops,
+    })
 }
 
 #[cfg(test)]
