@@ -134,14 +134,10 @@ fn g_rhs(g: &Graph, d: &FirstMethod, b_state: &Bindings, nq: usize) -> TokenStre
             let (i, za) = (at(a), &r.vec(explicit_slot)[explicit_at(a)]);
             quote! { __d[#i] = #za; }
         });
-    let solve: Vec<TokenStream> = g_blocks(g, d, diagonal)
+    let solve: Vec<TokenStream> = block_plan(g, d, diagonal)
         .iter()
-        .map(|blk| {
-            if blk
-                .iter()
-                .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])))
-            {
-                // No forcing on these speeds: they are constant.
+        .map(|(blk, how)| {
+            if *how == BlockSolve::Constant {
                 let zs = blk.iter().map(|a| {
                     let i = at(*a);
                     quote! { __d[#i] = #zero; }
@@ -336,7 +332,7 @@ fn jacobians(
             outputs.extend(&d.forcing_rest);
             let g_at = outputs.len();
             outputs.extend(&d.mass_matrix_g.e);
-            Some((g_blocks(g, d, diagonal), explicit_at, forcing_at, g_at))
+            Some((block_plan(g, d, diagonal), explicit_at, forcing_at, g_at))
         }
     };
     #[cfg(test)]
@@ -407,8 +403,13 @@ fn jacobians(
                 }
             }
             let rows = (forcing_at, g_at);
-            for (n, blk) in blocks.iter().enumerate() {
-                body.extend(block_tangents(g, d, &w, (n, blk), rows, &assign));
+            // constant speeds have no tangent, closed forms theirs above
+            for (n, (blk, _)) in blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, how))| *how == BlockSolve::Solved)
+            {
+                body.extend(block_tangents(d, &w, (n, blk), rows, &assign));
             }
         }
     }
@@ -533,10 +534,8 @@ const LANES: usize = 4;
 /// The tangents of the speeds one block of G solves for (the `n`th, speeds `blk`), from
 /// the block's values and tangents in `w` (the forcing's rows from `forcing_at`, G's
 /// row-major from `g_at`): G factored once, `dz/dt` solved, then for each column the
-/// block's `G x = d forcing - dG dz/dt`. Nothing for a block whose speeds are constant or
-/// given in closed form.
+/// block's `G x = d forcing - dG dz/dt`.
 fn block_tangents(
-    g: &Graph,
     d: &FirstMethod,
     w: &WithTangents,
     (n, blk): (usize, &[usize]),
@@ -544,12 +543,6 @@ fn block_tangents(
     assign: &dyn Fn(usize, usize, &TokenStream) -> TokenStream,
 ) -> Vec<TokenStream> {
     let (nq, nz) = (d.qdot.len(), d.forcing.len());
-    let constant = blk
-        .iter()
-        .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])));
-    if constant || d.explicit[blk[0]].is_some() {
-        return Vec::new();
-    }
     let gij = |a: usize, b: usize| g_at + a * nz + b;
     let k = lit_usize(blk.len());
     let rows = blk.iter().map(|a| {
@@ -597,6 +590,38 @@ fn block_tangents(
         }
     }
     out
+}
+
+/// How the speeds of one independent block of G get their `dz/dt`, in the rhs
+/// ([`g_rhs`]) and in the Jacobian ([`block_tangents`]) alike.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BlockSolve {
+    /// No forcing on them (nor a closed form): constant speeds.
+    Constant,
+    /// A speed alone in its block with `dz/dt` in closed form (`FirstMethod::explicit`).
+    Explicit,
+    /// From the block of G and the forcing.
+    Solved,
+}
+
+/// The independent blocks of G ([`g_blocks`]), each with how it is solved.
+fn block_plan(g: &Graph, d: &FirstMethod, diagonal: bool) -> Vec<(Vec<usize>, BlockSolve)> {
+    g_blocks(g, d, diagonal)
+        .into_iter()
+        .map(|blk| {
+            let how = if blk
+                .iter()
+                .all(|a| g.is_zero(d.explicit[*a].unwrap_or(d.forcing_rest[*a])))
+            {
+                BlockSolve::Constant
+            } else if d.explicit[blk[0]].is_some() {
+                BlockSolve::Explicit
+            } else {
+                BlockSolve::Solved
+            };
+            (blk, how)
+        })
+        .collect()
 }
 
 /// The independent diagonal blocks of G (e.g. the momenta and the lean of the unicycle)
