@@ -8,6 +8,18 @@ use crate::spatial_tests::{source, Family};
 use crate::sym::linsolve::RandomPoints;
 use crate::sym::HashMap;
 
+/// The spatial families at the sizes every test here takes.
+fn families() -> impl Iterator<Item = (Family, usize)> {
+    [
+        Family::Chain,
+        Family::RigidChain,
+        Family::Tree,
+        Family::Manipulator,
+    ]
+    .into_iter()
+    .flat_map(|f| [1, 2, 4].map(|n| (f, n)))
+}
+
 /// The model lowered and derived, the articulated-body algorithm kept whatever its size.
 fn derived(src: &str) -> (crate::model::Lowered, crate::mechanics::Equations) {
     let cx = crate::ctxt::Ctxt::new();
@@ -65,18 +77,11 @@ fn compare(src: &str) -> Option<f64> {
 
 #[test]
 fn articulated_body_accelerations_equal_gibbs_appells() {
-    for family in [
-        Family::Chain,
-        Family::RigidChain,
-        Family::Tree,
-        Family::Manipulator,
-    ] {
-        for n in [1, 2, 4] {
-            let worst = compare(&source("S", n, family))
-                .unwrap_or_else(|| panic!("{family:?} {n}: not taken as a tree"));
-            println!("{family:?} {n}: worst {worst:e}");
-            assert!(worst < 1e-10, "{family:?} {n}: {worst:e}");
-        }
+    for (family, n) in families() {
+        let worst = compare(&source("S", n, family))
+            .unwrap_or_else(|| panic!("{family:?} {n}: not taken as a tree"));
+        println!("{family:?} {n}: worst {worst:e}");
+        assert!(worst < 1e-10, "{family:?} {n}: {worst:e}");
     }
 }
 
@@ -141,18 +146,11 @@ fn compare_reactions(src: &str) -> Option<f64> {
 
 #[test]
 fn newton_euler_reactions_equal_the_lagrange_terms() {
-    for family in [
-        Family::Chain,
-        Family::RigidChain,
-        Family::Tree,
-        Family::Manipulator,
-    ] {
-        for n in [1, 2, 4] {
-            let worst = compare_reactions(&source("S", n, family))
-                .unwrap_or_else(|| panic!("{family:?} {n}: no reactions by the tree"));
-            println!("{family:?} {n}: worst {worst:e}");
-            assert!(worst < 1e-10, "{family:?} {n}: {worst:e}");
-        }
+    for (family, n) in families() {
+        let worst = compare_reactions(&source("S", n, family))
+            .unwrap_or_else(|| panic!("{family:?} {n}: no reactions by the tree"));
+        println!("{family:?} {n}: worst {worst:e}");
+        assert!(worst < 1e-10, "{family:?} {n}: {worst:e}");
     }
     let src = crate::test_models::library_model("MobileManipulator");
     let worst = compare_reactions(&src).expect("MobileManipulator's reactions by the tree");
@@ -255,17 +253,9 @@ fn compare_residual(src: &str) -> (f64, f64) {
 
 #[test]
 fn inverse_dynamics_residual_and_solve_match_g() {
-    let mut cases: Vec<(String, String)> = Vec::new();
-    for family in [
-        Family::Chain,
-        Family::RigidChain,
-        Family::Tree,
-        Family::Manipulator,
-    ] {
-        for n in [1, 2, 4] {
-            cases.push((format!("{family:?} {n}"), source("S", n, family)));
-        }
-    }
+    let mut cases: Vec<(String, String)> = families()
+        .map(|(family, n)| (format!("{family:?} {n}"), source("S", n, family)))
+        .collect();
     let name = "MobileManipulator".to_string();
     cases.push((name.clone(), crate::test_models::library_model(&name)));
     for (name, src) in cases {

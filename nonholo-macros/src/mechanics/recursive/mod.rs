@@ -33,6 +33,7 @@
 
 mod newton_euler;
 mod tree;
+mod unit_solve;
 
 use super::spatial::{
     add_projection, cross_force, define, dot6, mat6_vec, rotate_up, shift, spatial_inertia,
@@ -44,7 +45,8 @@ use crate::model::{Symbols, TreeSource};
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 use newton_euler::{add_link_reactions, add_partial_work, newton_euler};
-use tree::{carried_down, carried_up, read_tree, Port, Reading, Up};
+use tree::{carried_up, forward_pass, read_tree, Port, Reading, Up};
+use unit_solve::unit_solve;
 
 /// `dz/dt` from the articulated-body algorithm.
 pub struct Recursive {
@@ -460,27 +462,14 @@ pub fn derive(
         }
     }
     // the forward pass: a = X a_parent + c, dz_j = (u - U^T a) / D, a += S dz_j
-    let mut acc: Vec<Six> = vec![[z0; 6]; nj];
-    for j in 0..nj {
-        let name = format!("aba_{}", kin.names[joints[j].frame]);
-        let a = carried_down(
-            g,
-            (kin, &joints, &ports),
-            j,
-            (&acc, &bias_c[j]),
-            (root_speeds.as_slice(), &zd),
-        )?
-        .map(|x| define(g, &format!("{name}_a"), x));
-        let ua = dot6(g, u_col[j], a);
-        let t = g.mul(ua, d_inv[j]);
-        let x = g.sub(u_over_d[j], t);
-        let x = define(g, &format!("{name}_zd"), x);
-        zd[joints[j].speed] = x;
-        let mut a = a;
-        let axis = joints[j].axis;
-        a[axis] = g.add(a[axis], x);
-        acc[j] = a;
-    }
+    forward_pass(
+        g,
+        (kin, &joints, &ports),
+        Some(&bias_c),
+        (&u_col, &d_inv, &u_over_d),
+        (&root_speeds, &mut zd),
+        "aba",
+    )?;
     let solve = {
         let up = (&joints[..], &ports[..]);
         let speeds = (&root_speeds[..], &k_named[..]);
@@ -527,100 +516,4 @@ pub fn derive(
         residual,
         solve,
     })
-}
-
-/// `G^-1 b` for fresh symbols `b` (one per speed): table 7.1's passes with the velocities,
-/// gravity and forces zero and `b` the joints' torques and the root's forcing, through the
-/// articulated inertias `U`, `1/D` and the root's `K` already built, so that only the
-/// force-like terms are new.
-fn unit_solve(
-    g: &mut Graph,
-    kin: &crate::kinematics::Kin,
-    (joints, ports): (&[tree::Joint], &[Port]),
-    (root_speeds, k_named): (&[usize], &[Vec<Id>]),
-    (u_col, d_inv): (&[Six], &[Id]),
-    nz: usize,
-) -> Option<(Vec<u32>, Vec<Id>)> {
-    let z0 = g.zero();
-    let b: Vec<u32> = (0..nz).map(|k| g.new_symbol(&format!("jb[{k}]"))).collect();
-    let nj = joints.len();
-    let mut pb: Vec<Six> = vec![[z0; 6]; nj];
-    let mut port_p: HashMap<usize, Six> = HashMap::default();
-    let mut u_over_d = vec![z0; nj];
-    // named like table 7.1's (products of sums would expand otherwise)
-    for j in (0..nj).rev() {
-        let name = format!("jb_{}", kin.names[joints[j].frame]);
-        let axis = joints[j].axis;
-        let p_a = pb[j].map(|x| define(g, &format!("{name}_pA"), x));
-        let bj = g.sym(b[joints[j].speed]);
-        let uu = g.sub(bj, p_a[axis]);
-        let ud = g.mul(uu, d_inv[j]);
-        let ud = define(g, &format!("{name}_u_D"), ud);
-        u_over_d[j] = ud;
-        let p_small: Six = [0, 1, 2, 3, 4, 5].map(|r| {
-            let e = g.mul(u_col[j][r], ud);
-            g.add(p_a[r], e)
-        });
-        let p_small = p_small.map(|x| define(g, &format!("{name}_pa"), x));
-        let p_up = carried_up(g, kin, &joints[j], p_small);
-        match joints[j].parent {
-            Up::Joint(p) => {
-                for r in 0..6 {
-                    pb[p][r] = g.add(pb[p][r], p_up[r]);
-                }
-            }
-            Up::Root(_) => {
-                let p_up = p_up.map(|x| define(g, &format!("{name}_pport"), x));
-                port_p.insert(j, p_up);
-            }
-        }
-    }
-    let mut zd = vec![z0; nz];
-    if !root_speeds.is_empty() {
-        let mut f: Vec<Id> = root_speeds.iter().map(|a| g.sym(b[*a])).collect();
-        for port in ports {
-            let p = port_p[&port.joint];
-            for (a, sa) in port.s.iter().enumerate() {
-                let e = dot6(g, *sa, p);
-                f[a] = g.sub(f[a], e);
-            }
-        }
-        let names: Vec<String> = root_speeds.iter().map(|a| format!("jb_zd[{a}]")).collect();
-        let f: Vec<Id> = f.iter().map(|e| define(g, "jb_root_f", *e)).collect();
-        let x = crate::sym::linsolve::solve_named(g, k_named, &f, &names)?;
-        for (a, xa) in root_speeds.iter().zip(x) {
-            zd[*a] = xa;
-        }
-    }
-    // the ports without their velocity-product bias
-    let still: Vec<Port> = ports
-        .iter()
-        .map(|p| Port {
-            joint: p.joint,
-            s: p.s.clone(),
-            bias: [z0; 6],
-            partials: Vec::new(),
-        })
-        .collect();
-    let mut acc: Vec<Six> = vec![[z0; 6]; nj];
-    for j in 0..nj {
-        let name = format!("jb_{}", kin.names[joints[j].frame]);
-        let a = carried_down(
-            g,
-            (kin, joints, &still),
-            j,
-            (&acc, &[z0; 6]),
-            (root_speeds, &zd),
-        )?
-        .map(|x| define(g, &format!("{name}_a"), x));
-        let ua = dot6(g, u_col[j], a);
-        let t = g.mul(ua, d_inv[j]);
-        let x = g.sub(u_over_d[j], t);
-        let x = define(g, &format!("{name}_zd"), x);
-        zd[joints[j].speed] = x;
-        let mut a = a;
-        a[joints[j].axis] = g.add(a[joints[j].axis], x);
-        acc[j] = a;
-    }
-    Some((b, zd))
 }

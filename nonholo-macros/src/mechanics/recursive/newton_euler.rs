@@ -62,7 +62,7 @@ pub(super) fn newton_euler(
             g,
             (kin, joints, ports),
             j,
-            (&acc, &bias_c[j]),
+            (&acc, Some(&bias_c[j])),
             (root_speeds, &zd),
         )?;
         let axis = joints[j].axis;

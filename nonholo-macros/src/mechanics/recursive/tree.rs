@@ -1,7 +1,7 @@
 //! Reading the tree off the frames (its joints, links, ports and root) and carrying motions
 //! and forces along it, for [`super::derive()`] and [`mod@super::newton_euler`].
 
-use super::super::spatial::{force_up, v_of, w_of, Six};
+use super::super::spatial::{define, dot6, force_up, v_of, w_of, Six};
 use crate::kinematics::vector::{cross3, Vector};
 use crate::model::{Symbols, TreeSource};
 use crate::sym::linsolve::probably_zero;
@@ -221,18 +221,20 @@ pub(super) fn read_tree(
 /// Joint `j`'s parent's acceleration carried to it, plus its `c` (table 7.1's `X a_parent +
 /// c`, before its own `S dz_j`): a port's `bias + S dz_R`, or the parent link's shifted to
 /// the joint's point and turned into its frame. `acc` holds the joints above, `zd` every
-/// speed's `dz/dt` (the root's are read).
+/// speed's `dz/dt` (the root's are read); `c: None` for the passes at rest (no `c`, no
+/// port bias).
 pub(super) fn carried_down(
     g: &mut Graph,
     (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
     j: usize,
-    (acc, c): (&[Six], &Six),
+    (acc, c): (&[Six], Option<&Six>),
     (root_speeds, zd): (&[usize], &[Id]),
 ) -> Option<Six> {
+    let z = g.zero();
     let (al, ll) = match joints[j].parent {
         Up::Root(_) => {
             let port = ports.iter().find(|p| p.joint == j)?;
-            let mut a = port.bias;
+            let mut a = if c.is_some() { port.bias } else { [z; 6] };
             for (k, s) in root_speeds.iter().zip(&port.s) {
                 for r in 0..6 {
                     let e = g.mul(s[r], zd[*k]);
@@ -254,7 +256,37 @@ pub(super) fn carried_down(
     let f = joints[j].frame;
     let al = kin.tree.down(g, f, al);
     let ll = kin.tree.down(g, f, ll);
+    let c = c.copied().unwrap_or([z; 6]);
     Some([0, 1, 2, 3, 4, 5].map(|k| g.add([al, ll][k / 3][k % 3], c[k])))
+}
+
+/// Table 7.1's forward pass from the root's `dz/dt` (in `zd`): `a = X a_parent + c`, `dz_j =
+/// (u_j - U_j^T a) / D_j`, `a += S dz_j`, each joint's `dz_j` written to `zd` and its `a`
+/// and `dz_j` named `{prefix}_{frame}_a`, `_zd`. `c: None` for the passes at rest.
+pub(super) fn forward_pass(
+    g: &mut Graph,
+    (kin, joints, ports): (&crate::kinematics::Kin, &[Joint], &[Port]),
+    c: Option<&[Six]>,
+    (u_col, d_inv, u_over_d): (&[Six], &[Id], &[Id]),
+    (root_speeds, zd): (&[usize], &mut [Id]),
+    prefix: &str,
+) -> Option<()> {
+    let z = g.zero();
+    let mut acc: Vec<Six> = vec![[z; 6]; joints.len()];
+    for j in 0..joints.len() {
+        let name = format!("{prefix}_{}", kin.names[joints[j].frame]);
+        let cj = c.map(|c| &c[j]);
+        let mut a = carried_down(g, (kin, joints, ports), j, (&acc, cj), (root_speeds, zd))?
+            .map(|x| define(g, &format!("{name}_a"), x));
+        let ua = dot6(g, u_col[j], a);
+        let t = g.mul(ua, d_inv[j]);
+        let x = g.sub(u_over_d[j], t);
+        let x = define(g, &format!("{name}_zd"), x);
+        zd[joints[j].speed] = x;
+        a[joints[j].axis] = g.add(a[joints[j].axis], x);
+        acc[j] = a;
+    }
+    Some(())
 }
 
 /// A force at the joint's point in its frame, in its parent's frame at the parent's point
