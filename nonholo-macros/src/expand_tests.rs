@@ -60,6 +60,20 @@ fn jacobians_in_closed_form_up_to_a_size() {
     let tree = body(&tree);
     assert!(tree.contains("let __solve = | __jb"), "{tree}");
     assert!(!tree.contains(":: __private :: jacobians"), "{tree}");
+    // a two-joint arm's links by forward mode through Newton–Euler (cheaper than the
+    // composites' fixed terms), rigid links on two branches from a rolling disk by their
+    // composites under each first-method formulation
+    use crate::spatial_tests::{source, Family};
+    let arm = body(&expand_str(&source("A", 2, Family::Manipulator)));
+    assert!(arm.contains("let __solve = | __jb"), "{arm}");
+    assert!(!arm.contains(":: __private :: tree_tangents"), "{arm}");
+    for f in ["gibbs_appell", "voronec", "boltzmann_hamel"] {
+        let mut src = source("T", 4, Family::RigidTree);
+        src.push_str(&format!("formulation = {f};\n"));
+        let tree = body(&expand_str(&src));
+        assert!(tree.contains(":: __private :: tree_tangents"), "{f}");
+        assert!(tree.contains("let __solve = | __jb"), "{f}");
+    }
 }
 
 #[test]

@@ -264,3 +264,108 @@ fn inverse_dynamics_residual_and_solve_match_g() {
         assert!(r < 1e-10 && s < 1e-10, "{name}: {r:e} {s:e}");
     }
 }
+
+/// `-dr/dx` of the residual at `zdot` held by the subtrees' composites (the runtime's
+/// `tree_tangents` on the terms of [`crate::mechanics::recursive::port_frame`], started
+/// from the rest's tangents) against the residual differentiated symbolically: the worst
+/// relative difference over a few random states.
+fn compare_composites<const NZ: usize, const NJ: usize, const K: usize>(src: &str) -> f64 {
+    let (mut low, eq) = derived(src);
+    let Layout::First(d) = &eq.layout else {
+        panic!("a first-method model");
+    };
+    let rec = d.recursive.as_ref().expect("taken as a tree");
+    let t = rec.tangents.as_ref().expect("its ports move with the root");
+    let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
+    assert_eq!((nz, t.joints.len(), t.root_speeds.len()), (NZ, NJ, K));
+    let g = &mut low.graph;
+    let xs: Vec<u32> = low.syms.q.iter().chain(&low.syms.z).copied().collect();
+    let d_of = |g: &mut crate::sym::Graph, es: &[crate::sym::Id]| -> Vec<Vec<crate::sym::Id>> {
+        xs.iter()
+            .map(|x| es.iter().map(|e| g.diff(*e, *x)).collect())
+            .collect()
+    };
+    let exact = d_of(g, &rec.residual);
+    let rest = d_of(g, &t.rest);
+    let motions: Vec<Vec<Vec<crate::sym::Id>>> =
+        t.ports.iter().map(|p| d_of(g, &p.motion)).collect();
+    let joints: [nonholo::__private::TreeJoint; NJ] = std::array::from_fn(|j| {
+        let tj = &t.joints[j];
+        let parent = tj.parent.unwrap_or(usize::MAX);
+        (parent, tj.port, tj.speed, tj.coord, nq + tj.speed)
+    });
+    let root_rows: [usize; K] = std::array::from_fn(|a| t.root_speeds[a]);
+    let mut points = RandomPoints::new(41);
+    let mut worst = 0.0f64;
+    for _ in 0..3 {
+        let env = points.next_point(g);
+        let mut memo = HashMap::default();
+        let mut ev = |e: crate::sym::Id| g.eval(e, &env, &mut memo);
+        let terms: [[f64; nonholo::__private::TREE_TERMS]; NJ] =
+            std::array::from_fn(|j| std::array::from_fn(|k| ev(t.joints[j].terms[k])));
+        let ports: Vec<(usize, [[f64; 6]; K])> = t
+            .ports
+            .iter()
+            .map(|p| {
+                let s = std::array::from_fn(|a| std::array::from_fn(|k| ev(p.s[a][k])));
+                (p.top, s)
+            })
+            .collect();
+        let mut root_cols = Vec::new();
+        for (p, m) in motions.iter().enumerate() {
+            for (c, col) in m.iter().enumerate() {
+                let v: Vec<f64> = col.iter().map(|e| ev(*e)).collect();
+                let ds = std::array::from_fn(|a| std::array::from_fn(|k| v[12 + 6 * a + k]));
+                root_cols.push((c, p, std::array::from_fn(|k| v[k]), ds));
+            }
+        }
+        let mut dr: Vec<[f64; NZ]> = rest
+            .iter()
+            .map(|col| std::array::from_fn(|k| -ev(col[k])))
+            .collect();
+        nonholo::__private::tree_tangents(&joints, &terms, &root_rows, &ports, &root_cols, &mut dr);
+        let want: Vec<Vec<f64>> = exact
+            .iter()
+            .map(|col| col.iter().map(|e| -ev(*e)).collect())
+            .collect();
+        let scale = want.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (got, want) in dr.iter().zip(&want) {
+            for (a, b) in got.iter().zip(want) {
+                worst = worst.max((a - b).abs() / scale);
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn composites_give_the_residuals_tangents() {
+    let cases = [
+        (
+            "Chain 1",
+            compare_composites::<5, 2, 3>(&source("S", 1, Family::Chain)),
+        ),
+        (
+            "RigidChain 2",
+            compare_composites::<7, 4, 3>(&source("S", 2, Family::RigidChain)),
+        ),
+        // two ports
+        (
+            "RigidTree 4",
+            compare_composites::<11, 8, 3>(&source("S", 4, Family::RigidTree)),
+        ),
+        // two root speeds, joint torques, joints about z and y
+        (
+            "Manipulator 3",
+            compare_composites::<5, 3, 2>(&source("S", 3, Family::Manipulator)),
+        ),
+        (
+            "MobileManipulator",
+            compare_composites::<8, 6, 2>(&crate::test_models::library_model("MobileManipulator")),
+        ),
+    ];
+    for (name, worst) in cases {
+        println!("{name}: {worst:e}");
+        assert!(worst < 1e-12, "{name}: {worst:e}");
+    }
+}

@@ -24,6 +24,8 @@ pub(crate) enum Family {
     RigidChain,
     /// Two chains of `n / 2` links (the second `n - n / 2`) from the disk's centre.
     Tree,
+    /// The tree with the rigid chain's links.
+    RigidTree,
     /// `models::MobileManipulator`'s base (two drive wheels, a castor) with an arm of `n`
     /// joints, turning about z, y, y, z, y, z, .. in turn, and joint-torque inputs
     /// (`n + 7` coordinates, 5 rolling rows).
@@ -121,14 +123,14 @@ pub(crate) fn spatial(n: usize, family: Family) -> String {
     );
     let split = match family {
         Family::Chain | Family::RigidChain => usize::MAX,
-        Family::Tree | Family::Manipulator => n / 2,
+        Family::Tree | Family::RigidTree | Family::Manipulator => n / 2,
     };
     let (mut prev, mut frame) = ("C".to_string(), "L".to_string());
     for i in 1..=n {
         if i > 1 && i == split.saturating_add(1) {
             (prev, frame) = ("C".to_string(), "L".to_string());
         }
-        if family == Family::RigidChain {
+        if matches!(family, Family::RigidChain | Family::RigidTree) {
             // a box 0.3 x 0.1 x 0.04 (l, w, d) whose principal axes are turned slightly
             // from the link's frame, its centre off the axis
             let _ = writeln!(

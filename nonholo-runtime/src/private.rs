@@ -10,8 +10,10 @@ pub mod doc_models;
 pub use contact_rows::{contact_loads, row_multipliers, ContactRows, PER_CONTACT};
 mod dual;
 mod released;
+mod tree_tangents;
 pub use dual::Dual;
 pub use released::{Released, ReleasedSpec};
+pub use tree_tangents::{tree_tangents, RootColumn, TreeJoint, TREE_TERMS};
 mod geometry;
 pub use geometry::{add_rotated, identity3, inertia_ellipsoid, palette, rotate3, to_shapes};
 

@@ -132,8 +132,8 @@ fn to_formulation<A: Model, B: Model>(from: &A, to: &B, x: &[f64]) -> Vec<f64> {
 }
 
 /// `jacobians` (in closed form: the tangents of the rhs's program, G's blocks, and for
-/// the trees the residual of inverse dynamics with `-G^-1` by the articulated-body
-/// algorithm's passes) against `rhs_u_jvp`
+/// the trees the residual of inverse dynamics by the subtrees' composites with `-G^-1` by
+/// the articulated-body algorithm's passes) against `rhs_u_jvp`
 /// (dual numbers, column by column) and central differences of
 /// `rhs_u` (df/du): the worst relative differences.
 fn check_jacobians<M: Model>(m: &M, x: &[f64], u: &[f64]) -> (f64, f64) {
@@ -201,6 +201,7 @@ fn jacobians_are_exact_on_every_library_model() {
         DiffDriveRobot::default(), MobileManipulator::default(),
         nonholo_test_models::spatial::Chain2::default(),
         nonholo_test_models::spatial::Chain3::default(),
+        nonholo_test_models::spatial::RigidTree5::default(),
         // the residual of inverse dynamics on Voronec's and Boltzmann–Hamel's psi
         nonholo_test_models::formulation_matrix::ChainBh::default(),
         nonholo_test_models::formulation_matrix::ChainVo::default(),
@@ -209,7 +210,9 @@ fn jacobians_are_exact_on_every_library_model() {
         "jacobians: df/dx vs rhs_u_jvp {:e}, df/du vs differences {:e}",
         worst.0, worst.1
     );
-    assert!(worst.0 < 1e-14, "{:e}", worst.0);
+    // the trees' link terms are summed in each port's frame, away from the links: the
+    // manipulator's structural zeros come out at 8e-12 of its largest entries, 1e2
+    assert!(worst.0 < 2e-13, "{:e}", worst.0);
     assert!(worst.1 < 1e-8, "{:e}", worst.1);
     // the bicycle's df/du is the inputs' columns of the linearization
     assert_eq!(WhippleBicycle::INPUTS, ["t_roll", "t_steer", "t_rear"]);

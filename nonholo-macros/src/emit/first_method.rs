@@ -10,6 +10,7 @@ use super::tangent::{block_with_tangents, Extra, WithTangents};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;
+use crate::mechanics::recursive::port_frame::TreeTangents;
 use crate::mechanics::{Equations, SpeedsFromQdot};
 use crate::model::{Jacobians, Lowered};
 use crate::sym::{Graph, Id};
@@ -251,9 +252,9 @@ fn recursive_rhs(
 /// The most operations the closed-form Jacobian's block may have: past it `jacobians`
 /// keeps one dual-number pass per column, whose code is the rhs's. The tangents grow as the
 /// rhs times the columns, and rustc's time on one straight-line function faster still.
-/// Measured in release: the bicycle's 19 500 operations add 5.8 s to its build; the
-/// 8-link rigid chain's 44 500 (by the residual of inverse dynamics) 18 s, the 12-link
-/// chain's 90 000 three minutes.
+/// Measured in release: the bicycle's 19 500 operations add 5.8 s to its build, a
+/// 12-link rigid chain's 90 000 (the residual's forward mode) three minutes; with the
+/// links by their composites its closed form has 18 300 and a 24-link chain's 36 600.
 const JACOBIAN_OPS: usize = 50_000;
 
 #[cfg(test)]
@@ -270,7 +271,11 @@ thread_local! {
 /// algorithm gives `dz/dt`, the residual of inverse dynamics `r(q, z, zdot)` (recursive
 /// Newton–Euler) is differentiated at `zdot` held instead, and `d(dz/dt)/dx = -G^-1
 /// dr/dx` solved column by column through the algorithm's own articulated inertias
-/// ([`residual_solve`]): no tangent of an articulated inertia is ever formed. `None` under
+/// ([`residual_solve`]): no tangent of an articulated inertia is ever formed. The links'
+/// share of `dr/dx` comes from their subtrees' composites in each port's frame
+/// ([`crate::mechanics::recursive::port_frame`]: terms linear in the joints, assembled by
+/// the runtime's `tree_tangents` loop) wherever that costs less than forward mode through
+/// recursive Newton–Euler, which a small arm's links keep. `None` under
 /// `jacobians = dual;`, and where the block would pass [`JACOBIAN_OPS`] unless the model
 /// says `jacobians = closed_form;`.
 fn jacobians(
@@ -302,7 +307,6 @@ fn jacobians(
     let blocks = match &d.recursive {
         // inverse dynamics' residual differentiated at dz/dt held, G^-1 by the passes
         Some(rec) => {
-            outputs.extend(&rec.residual);
             values.extend(&rec.pivots);
             values.extend(&rec.solve.1);
             held.extend(
@@ -311,6 +315,7 @@ fn jacobians(
                     .copied()
                     .zip(rec.accelerations.iter().copied()),
             );
+            outputs.extend(&rec.residual);
             inner = &rec.solve.0;
             for (k, b) in inner.iter().enumerate() {
                 let k = lit_usize(k);
@@ -344,19 +349,55 @@ fn jacobians(
     } else {
         limit
     };
-    let extra = Extra {
-        values: &values,
-        held: &held,
-        inner,
+    let block = |outputs: &[Id], values: &[Id], limit: usize| {
+        let extra = Extra {
+            values,
+            held: &held,
+            inner,
+        };
+        block_with_tangents(
+            g,
+            (outputs, &extra),
+            &seeds,
+            &b_state,
+            ("j", Num::F64),
+            limit,
+        )
     };
-    let w = block_with_tangents(
-        g,
-        (&outputs, &extra),
-        &seeds,
-        &b_state,
-        ("j", Num::F64),
-        limit,
-    );
+    // a tree's links by their composites where that costs less than the residual's own
+    // tangents (the composites' terms are linear in the joints, their products quadratic)
+    let mut tree = d.recursive.as_ref().and_then(|r| r.tangents.as_ref());
+    let mut w = None;
+    if let Some(t) = tree {
+        let mut t_outputs = outputs[..nq].to_vec();
+        t_outputs.extend(&t.rest);
+        for p in &t.ports {
+            t_outputs.extend(&p.motion);
+        }
+        let mut t_values = values.clone();
+        for j in &t.joints {
+            t_values.extend(&j.terms);
+        }
+        for p in &t.ports {
+            t_values.extend(p.s.iter().flatten());
+        }
+        if let Ok(by_tree) = block(&t_outputs, &t_values, limit) {
+            // the residual's own tangents where they cost less (the assembly's loops run
+            // in about 3/10 the time of as many straight-line operations)
+            let cost = by_tree.ops.1 + t.assembly_cost() * 3 / 10;
+            w = Some(match block(&outputs, &values, cost) {
+                Ok(by_residual) => {
+                    tree = None;
+                    Ok(by_residual)
+                }
+                Err(_) => Ok(by_tree),
+            });
+        }
+    }
+    let w = w.unwrap_or_else(|| {
+        tree = None;
+        block(&outputs, &values, limit)
+    });
     #[cfg(test)]
     if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
         let ops = w.as_ref().map_or_else(|e| *e, |w| w.ops);
@@ -365,9 +406,13 @@ fn jacobians(
             m.name,
             ops.0,
             ops.1,
-            match &d.recursive {
-                Some(_) => "inverse dynamics' residual",
-                None => "G",
+            match (&d.recursive, tree) {
+                (Some(_), Some(t)) => format!(
+                    "inverse dynamics' residual, the links by their composites (+{} assembling)",
+                    t.assembly_cost()
+                ),
+                (Some(_), None) => "inverse dynamics' residual".to_string(),
+                (None, _) => "G".to_string(),
             }
         );
     }
@@ -391,9 +436,11 @@ fn jacobians(
     match blocks {
         None => {
             let np = d.recursive.as_ref().map_or(0, |r| r.pivots.len());
-            let pivots = &w.values[nq + nz..nq + nz + np];
+            // the outputs: qdot, the residual (or its rest), the ports' motions
+            let out_n = nq + nz + tree.map_or(0, |t| t.motions());
+            let pivots = &w.values[out_n..out_n + np];
             body.push(quote! { let __pd = true #( & (#pivots > 0.0) )*; });
-            body.push(residual_solve(&w, (nq, nz, nu), np));
+            body.push(residual_solve(&w, (nq, nz, nu), (out_n, np), tree));
         }
         Some((blocks, explicit_at, forcing_at, g_at)) => {
             body.push(quote! { let __pd = true; });
@@ -441,12 +488,20 @@ fn jacobians(
 /// through a closure holding the passes of `G^-1 b` (its `let`s `w.inner_lets`, its
 /// values `w.values[nq + nz + np..]`), so that the solve is written [`LANES`] times, not
 /// once per column.
-fn residual_solve(w: &WithTangents, (nq, nz, nu): (usize, usize, usize), np: usize) -> TokenStream {
+fn residual_solve(
+    w: &WithTangents,
+    (nq, nz, nu): (usize, usize, usize),
+    (out_n, np): (usize, usize),
+    tree: Option<&TreeTangents>,
+) -> TokenStream {
     let dim = nq + nz;
-    let mut cols: Vec<usize> = w.tangents[nq..nq + nz]
+    let mut cols: Vec<usize> = w.tangents[nq..out_n]
         .iter()
         .flat_map(|t| t.iter().map(|(c, _)| *c))
         .collect();
+    if let Some(t) = tree {
+        cols.extend(t.joints.iter().flat_map(|j| [j.coord, nq + j.speed]));
+    }
     cols.sort_unstable();
     cols.dedup();
     #[cfg(test)]
@@ -467,7 +522,8 @@ fn residual_solve(w: &WithTangents, (nq, nz, nu): (usize, usize, usize), np: usi
     });
     let (nz_l, nq_l, dim_l) = (lit_usize(nz), lit_usize(nq), lit_usize(dim));
     let inner_lets = &w.inner_lets;
-    let ys = &w.values[nq + nz + np..];
+    let ys = &w.values[out_n + np..out_n + np + nz];
+    let tree = tree.map(|t| tree_call(w, t, (nq, nz), out_n + np + nz, &cols));
     let to_b = if nu > 0 {
         let nu_l = lit_usize(nu);
         quote! { __b[(#nq_l + __k) * #nu_l + __c - #dim_l] = __v; }
@@ -499,9 +555,16 @@ fn residual_solve(w: &WithTangents, (nq, nz, nu): (usize, usize, usize), np: usi
         let l = lit_usize(l);
         quote! { &__dr[__p * #lanes_l + #l] }
     });
+    let dr = match tree {
+        Some(call) => quote! {
+            let mut __dr: [[f64; #nz_l]; #np_l] = [#(#rows),*];
+            #call
+        },
+        None => quote! { let __dr: [[f64; #nz_l]; #np_l] = [#(#rows),*]; },
+    };
     quote! {
         let __cols: [usize; #np_l] = [#(#col_lits),*];
-        let __dr: [[f64; #nz_l]; #np_l] = [#(#rows),*];
+        #dr
         let __solve = |__jbs: [&[f64; #nz_l]; #lanes_l]| -> [[f64; #lanes_l]; #nz_l] {
             #(#copies)*
             [#(#interleaved),*]
@@ -523,6 +586,90 @@ fn residual_solve(w: &WithTangents, (nq, nz, nu): (usize, usize, usize), np: usi
                 }
             }
         }
+    }
+}
+
+/// The links' share of `-dr/dx` from their composites (the runtime's `tree_tangents`):
+/// the joints' table, their terms (the values of `w` from `at`, then the ports' `s`), the
+/// root columns' `d nu/dx`, `d a_0/dx` and `d s/dx` (the tangents of the ports' motions,
+/// outputs `nq + nz..`), each column by its place in `cols`.
+fn tree_call(
+    w: &WithTangents,
+    t: &TreeTangents,
+    (nq, nz): (usize, usize),
+    at: usize,
+    cols: &[usize],
+) -> TokenStream {
+    use crate::mechanics::recursive::port_frame::TERMS;
+    let place = |c: usize| -> TokenStream {
+        match cols.iter().position(|x| *x == c) {
+            Some(p) => {
+                let p = lit_usize(p);
+                quote! { #p }
+            }
+            None => quote! { usize::MAX },
+        }
+    };
+    let joints = t.joints.iter().map(|j| {
+        let parent = match j.parent {
+            Some(p) => {
+                let p = lit_usize(p);
+                quote! { #p }
+            }
+            None => quote! { usize::MAX },
+        };
+        let (port, row) = (lit_usize(j.port), lit_usize(j.speed));
+        let (qc, zc) = (place(j.coord), place(nq + j.speed));
+        quote! { (#parent, #port, #row, #qc, #zc) }
+    });
+    let terms = (0..t.joints.len()).map(|j| {
+        let v = &w.values[at + j * TERMS..at + (j + 1) * TERMS];
+        quote! { [#(#v),*] }
+    });
+    let k = t.root_speeds.len();
+    let s_at = at + t.joints.len() * TERMS;
+    let ports = t.ports.iter().enumerate().map(|(p, port)| {
+        let top = lit_usize(port.top);
+        let s = (0..k).map(|a| {
+            let v = &w.values[s_at + (p * k + a) * 6..s_at + (p * k + a + 1) * 6];
+            quote! { [#(#v),*] }
+        });
+        quote! { (#top, [#(#s),*]) }
+    });
+    let root_rows = t.root_speeds.iter().map(|a| lit_usize(*a));
+    let mut root_cols = Vec::new();
+    let per = 12 + 6 * k;
+    for p in 0..t.ports.len() {
+        let outs = &w.tangents[nq + nz + per * p..nq + nz + per * (p + 1)];
+        let mut seen: Vec<usize> = outs.iter().flatten().map(|(c, _)| *c).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for c in seen {
+            let d: Vec<TokenStream> = outs
+                .iter()
+                .map(|o| {
+                    o.iter()
+                        .find(|(col, _)| *col == c)
+                        .map_or_else(|| quote! { 0.0 }, |(_, e)| quote! { #e })
+                })
+                .collect();
+            let (motion, ds) = d.split_at(12);
+            let ds = ds.chunks(6).map(|s| quote! { [#(#s),*] });
+            let (pc, pl) = (place(c), lit_usize(p));
+            root_cols.push(quote! { (#pc, #pl, [#(#motion),*], [#(#ds),*]) });
+        }
+    }
+    let (nj_l, terms_l) = (lit_usize(t.joints.len()), lit_usize(TERMS));
+    quote! {
+        let __tt: [[f64; #terms_l]; #nj_l] = [#(#terms),*];
+        ::nonholo::__private::tree_tangents(
+            &[#(#joints),*],
+            &__tt,
+            &[#(#root_rows),*],
+            &[#(#ports),*],
+            &[#(#root_cols),*],
+            &mut __dr,
+        );
     }
 }
 

@@ -451,10 +451,10 @@ pub trait Model {
     /// The bicycle's take 6.7x the instructions of one `rhs`. Where the articulated-body
     /// algorithm gives the rhs (a tree of joints on a root), the residual of inverse
     /// dynamics `r = G zdot - forcing` (recursive Newton–Euler) is differentiated at `zdot`
-    /// held and `d(dz/dt)/dx = -G^-1 dr/dx` solved per column by the algorithm's passes
-    /// (Carpentier and Mansard's route): an 8-link chain's take 19x its `rhs`. Past 50 000
-    /// operations (a 12-link chain; compiling more costs minutes), and under
-    /// `multipliers`, they evaluate `rhs_u_generic` in dual numbers once per state and
+    /// held, the links' share by their subtrees' composites, and `d(dz/dt)/dx = -G^-1
+    /// dr/dx` solved per column by the algorithm's passes (Carpentier and Mansard's
+    /// route): an 8-link chain's take 8x its `rhs`. Past 50 000 operations (compiling
+    /// more costs minutes), and under `multipliers`, they evaluate `rhs_u_generic` in dual numbers once per state and
     /// input that the equations depend on (the macro knows which: the bicycle's `x`, `y`,
     /// `yaw` and wheel angles are not among them), about that many [`Model::rhs_jvp`]s.
     /// The default, for hand-written models, takes `a` column by column from

@@ -20,6 +20,10 @@
 //! the root coordinates' the root bodies' and ports' forces along their partial velocities
 //! (Kane's form), linear in the bodies where `A qdd` is quadratic.
 //!
+//! For `jacobians`, the same Newton–Euler gives the residual `G zdot - forcing`
+//! ([`Recursive::residual`]) and [`port_frame`] the terms of its derivatives by the
+//! subtrees' composites (Carpentier and Mansard 2018), linear in the joints.
+//!
 //! Voronec's and Boltzmann–Hamel's equations take the route too ([`on_psi`]) where their
 //! speeds leave the joints' velocities speeds of their own: every first-method formulation
 //! projects the same Lagrange equations, so the same `dz/dt` solves them.
@@ -32,6 +36,7 @@
 //! body-wise route.
 
 mod newton_euler;
+pub mod port_frame;
 mod tree;
 mod unit_solve;
 
@@ -70,6 +75,9 @@ pub struct Recursive {
     /// gravity or forces, sharing the articulated inertias and pivots of
     /// [`Self::accelerations`].
     pub solve: (Vec<u32>, Vec<Id>),
+    /// The residual's derivatives by the subtrees' composites ([`port_frame`]), where the
+    /// ports' motions do not depend on the joints.
+    pub tangents: Option<port_frame::TreeTangents>,
 }
 
 /// [`derive()`] for a formulation that keeps `psi` as it derived it (Voronec's, Boltzmann–
@@ -295,6 +303,7 @@ pub fn derive(
                 };
                 ports.push(Port {
                     joint: j,
+                    nu,
                     s,
                     bias,
                     partials,
@@ -481,6 +490,17 @@ pub fn derive(
         (&bias_c, &links),
         (&root_speeds, &zdot),
     )?;
+    let tangents = {
+        let joint_q: Vec<u32> = joint_coords.iter().map(|i| syms.q[*i]).collect();
+        port_frame::tree_tangents(
+            g,
+            (kin, &joints, &ports),
+            (&src.bodies, &centre, src.gravity.as_ref()),
+            &link_forces.f,
+            (&syms.z, &root_speeds, &zdot, &joint_q),
+            (&torque, &k_bodies, &f_bodies),
+        )
+    };
     // G dz/dt - forcing at zdot: a joint's S^T f - torque, the root's
     // K_bodies zdot_R - f_bodies + sum_ports S^T f_port
     let mut residual = vec![z0; nz];
@@ -515,5 +535,6 @@ pub fn derive(
         reactions,
         residual,
         solve,
+        tangents,
     })
 }

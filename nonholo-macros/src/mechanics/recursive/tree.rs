@@ -33,6 +33,8 @@ pub(super) enum Up {
 /// A subtree's attachment to the root: its frame and point, and its motion there.
 pub(super) struct Port {
     pub(super) joint: usize,
+    /// Its velocity.
+    pub(super) nu: Six,
     /// `d velocity / d z_R` (6 x k).
     pub(super) s: Vec<Six>,
     /// The acceleration at `dz/dt = 0`.
