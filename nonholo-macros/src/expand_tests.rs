@@ -32,7 +32,7 @@ fn skate_expands_without_errors() {
 /// column past the size limit.
 #[test]
 fn jacobians_in_closed_form_up_to_a_size() {
-    use crate::emit::first_method::TEST_JACOBIAN_OPS;
+    use crate::emit::jacobians::TEST_JACOBIAN_OPS;
     let body = |out: &str| {
         let i = out.find("fn jacobians").expect("jacobians");
         let j = out[i..].find("fn rhs_param_jvp").expect("next method");

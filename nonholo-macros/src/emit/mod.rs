@@ -11,6 +11,7 @@ mod contacts;
 pub mod equations;
 pub(crate) mod first_method;
 mod geometry;
+pub(crate) mod jacobians;
 mod ldlt;
 mod program;
 mod released;
