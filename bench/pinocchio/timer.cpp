@@ -16,11 +16,14 @@
 // 2N + 6 degrees of freedom.
 //
 // Usage: timer [N...]   (default 2 4 6 8 10 12 16). Prints a markdown table of the time
-// per `aba` call (best of 5 batches of 20000 calls) and, once, the largest difference
-// between aba's accelerations and the solution of M ddq = tau - nle (crba, rnea).
+// per `aba` call (best of 5 batches of 20000 calls) and per `computeABADerivatives` call
+// (Carpentier and Mansard's analytical derivatives: ddq/dq, ddq/dv and M^-1 = ddq/dtau;
+// best of 5 batches of 2000 calls) and, once, the largest difference between aba's
+// accelerations and the solution of M ddq = tau - nle (crba, rnea).
 
 #include <pinocchio/multibody.hpp>
 #include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/aba-derivatives.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/algorithm/joint-configuration.hpp>
@@ -77,7 +80,8 @@ int main(int argc, char **argv) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   double sink = 0.0, residual = 0.0, scale = 0.0;
 
-  std::printf("| N | dof | aba (ns) | ns per dof |\n| --- | --- | --- | --- |\n");
+  std::printf("| N | dof | aba (ns) | ns per dof | computeABADerivatives (ns) | derivatives / aba |\n"
+              "| --- | --- | --- | --- | --- | --- |\n");
   for (int n : sizes) {
     const Model model = rigid_chain(n);
     Data data(model);
@@ -110,7 +114,18 @@ int main(int argc, char **argv) {
       const std::chrono::duration<double, std::nano> t = std::chrono::steady_clock::now() - start;
       best = std::min(best, t.count() / calls);
     }
-    std::printf("| %d | %d | %.0f | %.0f |\n", n, model.nv, best, best / model.nv);
+    double best_d = std::numeric_limits<double>::infinity();
+    for (int b = 0; b < batches; ++b) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int k = 0; k < calls / 10; ++k) {
+        computeABADerivatives(model, data, q, v, tau);
+        sink += data.ddq_dq(0, 0);
+      }
+      const std::chrono::duration<double, std::nano> t = std::chrono::steady_clock::now() - start;
+      best_d = std::min(best_d, t.count() / (calls / 10));
+    }
+    std::printf("| %d | %d | %.0f | %.0f | %.0f | %.1f |\n", n, model.nv, best, best / model.nv,
+                best_d, best_d / best);
   }
   std::printf("\nmax |ddq(aba) - M^-1 (tau - nle)| = %.1e (crba, rnea; max |ddq| = %.1e)\n", residual, scale);
   std::fprintf(stderr, "(checksum %g)\n", sink);
