@@ -15,6 +15,7 @@ pub(crate) mod jacobians;
 mod ldlt;
 mod program;
 mod released;
+mod render;
 mod second_method;
 mod structs;
 mod tangent;
