@@ -132,37 +132,26 @@ pub(super) fn jacobians(
     // a tree's links by their composites where that costs less than the residual's own
     // tangents (the composites' terms are linear in the joints, their products quadratic)
     let mut tree = d.recursive.as_ref().and_then(|r| r.tangents.as_ref());
-    let mut w = None;
+    let mut by_tree = None;
     if let Some(t) = tree {
         let mut t_outputs = outputs[..nq].to_vec();
-        t_outputs.extend(&t.rest);
-        for p in &t.ports {
-            t_outputs.extend(&p.motion);
-        }
+        t_outputs.extend(t.outputs());
         let mut t_values = values.clone();
-        for j in &t.joints {
-            t_values.extend(&j.terms);
-        }
-        for p in &t.ports {
-            t_values.extend(p.s.iter().flatten());
-        }
-        if let Ok(by_tree) = block(&t_outputs, &t_values, limit) {
+        t_values.extend(t.values());
+        if let Ok(wt) = block(&t_outputs, &t_values, limit) {
             // the residual's own tangents where they cost less (the assembly's loops run
             // in about 3/10 the time of as many straight-line operations)
-            let cost = by_tree.ops.1 + t.assembly_cost() * 3 / 10;
-            w = Some(match block(&outputs, &values, cost) {
-                Ok(by_residual) => {
-                    tree = None;
-                    Ok(by_residual)
-                }
-                Err(_) => Ok(by_tree),
-            });
+            let cost = wt.ops.1 + t.assembly_cost() * 3 / 10;
+            by_tree = Some(wt).filter(|_| block(&outputs, &values, cost).is_err());
         }
     }
-    let w = w.unwrap_or_else(|| {
-        tree = None;
-        block(&outputs, &values, limit)
-    });
+    let w = match by_tree {
+        Some(w) => Ok(w),
+        None => {
+            tree = None;
+            block(&outputs, &values, limit)
+        }
+    };
     #[cfg(test)]
     if std::env::var("NONHOLO_JACOBIAN_OPS").is_ok() {
         let ops = w.as_ref().map_or_else(|e| *e, |w| w.ops);
@@ -355,7 +344,8 @@ fn residual_solve(
 }
 
 /// The links' share of `-dr/dx` from their composites (the runtime's `tree_tangents`):
-/// the joints' table, their terms (the values of `w` from `at`, then the ports' `s`), the
+/// the joints' table, their terms (the values of `w` from `at`, in
+/// [`TreeTangents::values`]' order), the
 /// root columns' `d nu/dx`, `d a_0/dx` and `d s/dx` (the tangents of the ports' motions,
 /// outputs `nq + nz..`), each column by its place in `cols`.
 fn tree_call(

@@ -44,6 +44,23 @@ pub fn mat6_vec(g: &mut Graph, m: &Mat6, v: Six) -> Six {
     })
 }
 
+/// `a x b` of motions (Featherstone 2.31): `(wa x wb, wa x vb + va x wb)`.
+pub fn cross_motion(g: &mut Graph, a: Six, b: Six) -> Six {
+    let (wa, va) = (w_of(&a), v_of(&a));
+    let (wb, vb) = (w_of(&b), v_of(&b));
+    let w = cross3(g, wa, wb);
+    let x = cross3(g, wa, vb);
+    let y = cross3(g, va, wb);
+    [
+        w[0],
+        w[1],
+        w[2],
+        g.add(x[0], y[0]),
+        g.add(x[1], y[1]),
+        g.add(x[2], y[2]),
+    ]
+}
+
 /// `v x* f` (Featherstone 2.32): `(w x n + v x f, w x f)`.
 pub fn cross_force(g: &mut Graph, nu: Six, f: Six) -> Six {
     let (w, v) = (w_of(&nu), v_of(&nu));

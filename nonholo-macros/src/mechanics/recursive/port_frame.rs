@@ -22,11 +22,12 @@
 //! it or a root row `S_i . dF_j` (and a root column also `ds/dx . F` on the root's rows). The runtime's `tree_tangents` assembles these; here are
 //! the per-joint terms it reads.
 
-use super::super::spatial::{define, mat6_vec, spatial_inertia, Mat6, Six};
+use super::super::spatial::{cross_motion, define, mat6_vec, spatial_inertia, Mat6, Six};
 use super::tree::{Joint, Port, Up};
 use crate::kinematics::bodies::MassBody;
 use crate::kinematics::vector::{cross3, Vector};
 use crate::kinematics::Kin;
+use crate::mechanics::rigid::{dot3, mat_vec};
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 
@@ -46,6 +47,20 @@ pub struct TreeTangents {
 }
 
 impl TreeTangents {
+    /// What forward mode differentiates: [`Self::rest`], then each port's motion.
+    pub fn outputs(&self) -> impl Iterator<Item = Id> + '_ {
+        let motions = self.ports.iter().flat_map(|p| p.motion.iter());
+        self.rest.iter().chain(motions).copied()
+    }
+
+    /// What the runtime's `tree_tangents` reads: each joint's [`TERMS`], then each port's
+    /// `s` by root speed.
+    pub fn values(&self) -> impl Iterator<Item = Id> + '_ {
+        let terms = self.joints.iter().flat_map(|j| j.terms.iter());
+        let s = self.ports.iter().flat_map(|p| p.s.iter().flatten());
+        terms.chain(s).copied()
+    }
+
     /// The ports' motions' outputs: `nu`, `a_0` and `s` of each.
     pub fn motions(&self) -> usize {
         self.ports.iter().map(|p| p.motion.len()).sum()
@@ -164,7 +179,7 @@ pub(super) fn tree_tangents(
                 port_of[j] = port_of[p];
                 let mut pj = at[p];
                 if let Some(r) = joint.offset {
-                    let rr = mat_vec3(g, &rot[p], r);
+                    let rr = mat_vec(g, &rot[p], r);
                     pj = [0, 1, 2].map(|k| g.add(pj[k], rr[k]));
                 }
                 (rot[p], pj, vel[p], acc[p])
@@ -186,7 +201,7 @@ pub(super) fn tree_tangents(
             g.add(v0[k], e)
         });
         let v = v.map(|x| define(g, &format!("{name}_v"), x));
-        let vs = crm(g, v, s);
+        let vs = cross_motion(g, v, s);
         let a: Six = [0, 1, 2, 3, 4, 5].map(|k| {
             let e = g.mul(s[k], zd[joint.speed]);
             let c = g.mul(vs[k], zj);
@@ -211,14 +226,20 @@ pub(super) fn tree_tangents(
                 None => [z0; 6],
                 Some((_, i)) => *i,
             };
-            let c = mat_vec3(g, &rot[j], centre[b]);
+            let c = mat_vec(g, &rot[j], centre[b]);
             let c = [0, 1, 2].map(|k| g.add(at[j][k], c[k]));
             let ip = rotate_inertia(g, &rot[j], ibar);
             let i6 = spatial_inertia(g, body.mass, c, ip);
             let i6 = i6.map(|row| row.map(|x| define(g, "cm_I", x)));
             let h = mat6_vec(g, &i6, vel[j]);
-            let cm = crm_matrix(g, vel[j]);
-            let m1 = mat6_mul(g, &i6, &cm);
+            // I crm(v), column by column: I (v x e_c)
+            let m1_cols: [Six; 6] = [0, 1, 2, 3, 4, 5].map(|c| {
+                let mut e = [z0; 6];
+                e[c] = one;
+                let ve = cross_motion(g, vel[j], e);
+                mat6_vec(g, &i6, ve)
+            });
+            let m1: Mat6 = [0, 1, 2, 3, 4, 5].map(|r| [0, 1, 2, 3, 4, 5].map(|c| m1_cols[c][r]));
             for r in 0..6 {
                 hc[j][r] = g.add(hc[j][r], h[r]);
                 for col in 0..6 {
@@ -248,8 +269,8 @@ pub(super) fn tree_tangents(
     for (j, joint) in joints.iter().enumerate() {
         // the subtree's force (recursive Newton–Euler's, in the joint's frame) in P
         let fj = link_f[j];
-        let n = mat_vec3(g, &rot[j], [fj[0], fj[1], fj[2]]);
-        let fl = mat_vec3(g, &rot[j], [fj[3], fj[4], fj[5]]);
+        let n = mat_vec(g, &rot[j], [fj[0], fj[1], fj[2]]);
+        let fl = mat_vec(g, &rot[j], [fj[3], fj[4], fj[5]]);
         let pf = cross3(g, at[j], fl);
         let fp: Six =
             [0, 1, 2, 3, 4, 5].map(|k| if k < 3 { g.add(n[k], pf[k]) } else { fl[k - 3] });
@@ -290,66 +311,11 @@ pub(super) fn tree_tangents(
     })
 }
 
-fn mat_vec3(g: &mut Graph, r: &[[Id; 3]; 3], x: [Id; 3]) -> [Id; 3] {
-    [0, 1, 2].map(|k| {
-        let parts: Vec<Id> = (0..3).map(|c| g.mul(r[k][c], x[c])).collect();
-        g.add_all(&parts)
-    })
-}
-
 /// `R I R^T` of `(ixx, iyy, izz, ixy, iyz, izx)`, in the same order.
 fn rotate_inertia(g: &mut Graph, r: &[[Id; 3]; 3], i: [Id; 6]) -> [Id; 6] {
     let m = [[i[0], i[3], i[5]], [i[3], i[1], i[4]], [i[5], i[4], i[2]]];
     // t[b] = I r_b (r_b: row b of R)
-    let t: [[Id; 3]; 3] = [0, 1, 2].map(|b| mat_vec3(g, &m, r[b]));
-    let mut e = |a: usize, b: usize| {
-        let parts: Vec<Id> = (0..3).map(|k| g.mul(r[a][k], t[b][k])).collect();
-        g.add_all(&parts)
-    };
+    let t: [[Id; 3]; 3] = [0, 1, 2].map(|b| mat_vec(g, &m, r[b]));
+    let mut e = |a: usize, b: usize| dot3(g, r[a], t[b]);
     [e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(1, 2), e(2, 0)]
-}
-
-/// `a x b` of motions (Featherstone 2.31).
-fn crm(g: &mut Graph, a: Six, b: Six) -> Six {
-    let (wa, va) = ([a[0], a[1], a[2]], [a[3], a[4], a[5]]);
-    let (wb, vb) = ([b[0], b[1], b[2]], [b[3], b[4], b[5]]);
-    let w = cross3(g, wa, wb);
-    let x = cross3(g, wa, vb);
-    let y = cross3(g, va, wb);
-    [
-        w[0],
-        w[1],
-        w[2],
-        g.add(x[0], y[0]),
-        g.add(x[1], y[1]),
-        g.add(x[2], y[2]),
-    ]
-}
-
-/// The matrix of `v x`: `[[w x, 0], [v x, w x]]`.
-fn crm_matrix(g: &mut Graph, v: Six) -> Mat6 {
-    let z = g.zero();
-    let wx = super::super::spatial::skew(g, [v[0], v[1], v[2]]);
-    let vx = super::super::spatial::skew(g, [v[3], v[4], v[5]]);
-    let mut m = [[z; 6]; 6];
-    for r in 0..3 {
-        for c in 0..3 {
-            m[r][c] = wx[r][c];
-            m[r + 3][c + 3] = wx[r][c];
-            m[r + 3][c] = vx[r][c];
-        }
-    }
-    m
-}
-
-fn mat6_mul(g: &mut Graph, a: &Mat6, b: &Mat6) -> Mat6 {
-    let z = g.zero();
-    let mut out = [[z; 6]; 6];
-    for r in 0..6 {
-        for c in 0..6 {
-            let parts: Vec<Id> = (0..6).map(|k| g.mul(a[r][k], b[k][c])).collect();
-            out[r][c] = g.add_all(&parts);
-        }
-    }
-    out
 }
