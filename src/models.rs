@@ -586,3 +586,6 @@ pub use mobile_manipulator::MobileManipulator;
 
 mod rimless_wheel;
 pub use rimless_wheel::RimlessWheel;
+
+mod rolling_bodies;
+pub use rolling_bodies::{ChaplyginBall, Rattleback, RouthSphere};

@@ -305,6 +305,20 @@ pub enum SceneItem {
         normal: [Id; 3],
         radius: Id,
     },
+    /// A rolling torus: its centre, the axle in the body frame, major and crown radii.
+    Torus {
+        center: usize,
+        frame: usize,
+        normal: [Id; 3],
+        major: Id,
+        crown: Id,
+    },
+    /// A rolling sphere's or ellipsoid's surface: semi-axes along `frame`'s axes.
+    Shell {
+        center: usize,
+        frame: usize,
+        semi: [Id; 3],
+    },
     /// A body's inertia ellipsoid: mass and the inertia (ixx, iyy, izz, ixy, iyz, izx) in
     /// `frame`.
     Ellipsoid {

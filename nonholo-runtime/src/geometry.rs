@@ -37,6 +37,22 @@ pub enum Shape {
         /// Its colour.
         color: Rgb,
     },
+    /// A torus (a toroidal tyre): centre, the unit axle (normal of its mid-plane) in
+    /// `frame`, the major radius (centre to the crown's circle) and the crown radius.
+    Torus {
+        /// Its centre.
+        center: usize,
+        /// The frame `normal` is written in.
+        frame: usize,
+        /// The unit normal of its mid-plane (the wheel's axle), in `frame`'s components.
+        normal: [f64; 3],
+        /// The major radius: from the centre to the circle of the crown's centres.
+        major: f64,
+        /// The crown radius: the radius of the tyre's cross-section.
+        crown: f64,
+        /// Its colour.
+        color: Rgb,
+    },
     /// An ellipsoid (a body's inertia ellipsoid): centre and its three semi-axes as
     /// vectors in `frame`'s components.
     Ellipsoid {

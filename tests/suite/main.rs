@@ -36,6 +36,7 @@ mod sliding;
 mod spatial;
 mod speed_choices;
 mod stiff;
+mod surfaces;
 mod sympy_reference;
 mod viz_browser;
 mod voronec;

@@ -1,13 +1,40 @@
-//! The constraint items of the 3D layer: `rolls W on G { .. }` (entries, the wheel body,
-//! the plane, `solve`, `lateral`) and `holonomic(q..) { f == g; }` (solved coordinates,
+//! The constraint items of the 3D layer: `rolls W on G { .. }` (entries, the surface, the
+//! rolling body, the plane, `solve`, `lateral`) and `holonomic(q..) { f == g; }` (solved coordinates,
 //! equation count, no velocities).
 
 use super::exprs::Allowed;
 use super::input::{scalar, typed, Entries, Input};
+use super::kinematics::Kinematics;
 use super::types::Ty;
 use crate::dsl::ast::{self, Expr};
 use proc_macro2::Span;
-use std::collections::HashMap;
+
+/// The surface that rolls (`surface: ..`, or the thin disk of `radius` and `axis`).
+pub enum Surface {
+    /// `axis: a, radius: r`: a thin disk.
+    Disk { axis: Expr, radius: Expr },
+    /// `surface: torus(R, rc), axis: a`: major radius R about the axle, crown radius rc.
+    Torus {
+        axis: Expr,
+        major: Expr,
+        crown: Expr,
+    },
+    /// `surface: sphere(R)`.
+    Sphere { radius: Expr },
+    /// `surface: ellipsoid(a, b, c)`: semi-axes along the axes of `frame`.
+    Ellipsoid { semi: [Expr; 3] },
+}
+
+impl Surface {
+    /// Whether the surface turns about an axle (a disk, a torus): its rows and loads are
+    /// along and across the rolling direction `axle x up`.
+    pub fn axle(&self) -> Option<&Expr> {
+        match self {
+            Surface::Disk { axis, .. } | Surface::Torus { axis, .. } => Some(axis),
+            Surface::Sphere { .. } | Surface::Ellipsoid { .. } => None,
+        }
+    }
+}
 
 /// `rolls W on G { .. }`.
 pub struct Rolling {
@@ -15,8 +42,11 @@ pub struct Rolling {
     pub body: usize,
     pub plane: usize,
     pub center: Expr,
-    pub axis: Expr,
-    pub radius: Expr,
+    pub surface: Surface,
+    /// The frame the surface is given in (`frame: F`, by default the body's frame), and
+    /// where `frame` was written.
+    pub frame: usize,
+    pub frame_span: Option<Span>,
     pub contact: Option<Expr>,
     /// The coordinate the contact-height equation is solved for.
     pub solve: Option<(usize, Span)>,
@@ -41,20 +71,23 @@ pub struct Holonomic {
     pub equations: Vec<(Expr, Expr, String)>,
 }
 
-pub(super) fn rolling(
-    k: &Input,
-    r: ast::Rolls,
-    body_of: &HashMap<String, usize>,
-    plane_of: &HashMap<String, usize>,
-) -> Rolling {
+pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
     let what = format!("rolls {} on {}", r.wheel, r.plane);
     let keys = [
-        "center", "axis", "radius", "contact", "solve", "lateral", "friction",
+        "center", "surface", "frame", "axis", "radius", "contact", "solve", "lateral", "friction",
     ];
     let mut e = Entries::new(k, &what, r.kw.span(), r.entries, &keys);
     let center = e.required(k, &what, "center");
-    let axis = e.required(k, &what, "axis");
-    let radius = e.required(k, &what, "radius");
+    let given = e.optional("surface");
+    let surface = match given {
+        None => Surface::Disk {
+            axis: e.required(k, &what, "axis"),
+            radius: e.required(k, &what, "radius"),
+        },
+        Some(s) => surface(k, &what, s, &mut e),
+    };
+    let frame_entry = e.optional("frame");
+    let frame_span = frame_entry.as_ref().map(Expr::span);
     let contact = e.optional("contact");
     let solve = e.optional("solve");
     let height_row = solve.is_some();
@@ -72,24 +105,52 @@ pub(super) fn rolling(
             }
         });
     }
-    typed(k, &center, Ty::Point, "a wheel's center");
-    typed(k, &axis, Ty::Vector, "a wheel's axis");
-    scalar(k, &radius, "a wheel's radius");
+    typed(k, &center, Ty::Point, "a rolling body's center");
+    match &surface {
+        Surface::Disk { axis, radius } => {
+            typed(k, axis, Ty::Vector, "a wheel's axis");
+            scalar(k, radius, "a wheel's radius");
+        }
+        Surface::Torus { axis, major, crown } => {
+            typed(k, axis, Ty::Vector, "a wheel's axis");
+            scalar(k, major, "a torus's major radius");
+            scalar(k, crown, "a torus's crown radius");
+        }
+        Surface::Sphere { radius } => scalar(k, radius, "a sphere's radius"),
+        Surface::Ellipsoid { semi } => {
+            for a in semi {
+                scalar(k, a, "an ellipsoid's semi-axis");
+            }
+        }
+    }
     if let Some(c) = &contact {
         typed(k, c, Ty::Point, "a wheel's contact point");
     }
-    let body = match body_of.get(&r.wheel.to_string()) {
+    let body = match out.body_of.get(&r.wheel.to_string()) {
         Some(b) => *b,
         None => {
             k.cx.error_help(
                 r.wheel.span(),
                 format!("`{}` is not a body", r.wheel),
-                "a wheel is declared with `body W { .. }`",
+                "a rolling body is declared with `body W { .. }`",
             );
             0
         }
     };
-    let plane = match plane_of.get(&r.plane.to_string()) {
+    let body_frame = out.bodies.get(body).map_or(0, |b| b.frame);
+    let frame = match frame_entry {
+        None => body_frame,
+        Some(f) if surface.axle().is_some() => {
+            k.cx.error_help(
+                f.span(),
+                "`frame` is for a sphere or an ellipsoid: a disk or a torus is placed by its `axis`",
+                "remove `frame`",
+            );
+            body_frame
+        }
+        Some(f) => super::kinematics::frame_named(k, out, &f).unwrap_or(body_frame),
+    };
+    let plane = match out.plane_of.get(&r.plane.to_string()) {
         Some(p) => *p,
         None => {
             k.cx.error_help(
@@ -123,7 +184,18 @@ pub(super) fn rolling(
     });
     let lateral = match lateral {
         None => true,
-        Some(Expr::Lit { value, .. }) if value.is_zero() || value.is_one() => !value.is_zero(),
+        Some(Expr::Lit { value, span }) if value.is_zero() || value.is_one() => {
+            let refused = value.is_zero() && surface.axle().is_none();
+            if refused {
+                k.cx.error_help(
+                    span,
+                    "`lateral: false` is for the second wheel on an axle: a sphere or an ellipsoid has no axle",
+                    "remove `lateral`",
+                );
+            }
+            // a refused `lateral: false` keeps both tangent rows: the row count is no second error
+            refused || value.is_one()
+        }
         Some(other) => {
             k.cx.error_help(
                 other.span(),
@@ -138,13 +210,77 @@ pub(super) fn rolling(
         body,
         plane,
         center,
-        axis,
-        radius,
+        surface,
+        frame,
+        frame_span,
         contact,
         solve,
         height_row,
         lateral,
         friction,
+    }
+}
+
+/// `surface: sphere(R) | ellipsoid(a, b, c) | torus(R, rc)`, with the entries each needs
+/// (a torus its `axis`) and refuses (`radius`; `axis` for a surface without an axle).
+fn surface(k: &Input, what: &str, s: Expr, e: &mut Entries) -> Surface {
+    let help =
+        "write `surface: sphere(R)`, `surface: ellipsoid(a, b, c)` or `surface: torus(R, rc)`";
+    if let Some(r) = e.optional("radius") {
+        k.cx.error_help(
+            r.span(),
+            "`radius` is the thin disk's: with `surface` the surface gives its own size",
+            "remove `radius` (a torus is `surface: torus(R, rc)` with its `axis`)",
+        );
+    }
+    let Expr::Call { func, args } = s else {
+        k.cx.error_help(s.span(), "expected a surface", help);
+        return Surface::Sphere {
+            radius: Expr::Error(s.span()),
+        };
+    };
+    let name = func.to_string();
+    let arity = match name.as_str() {
+        "sphere" => 1,
+        "torus" => 2,
+        "ellipsoid" => 3,
+        _ => {
+            k.cx.error_help(func.span(), format!("unknown surface `{name}`"), help);
+            return Surface::Sphere {
+                radius: Expr::Error(func.span()),
+            };
+        }
+    };
+    if args.len() != arity {
+        k.cx.error_help(
+            func.span(),
+            format!("`{name}` takes {arity} argument(s), here {}", args.len()),
+            help,
+        );
+    }
+    let arg = |i: usize| args.get(i).cloned().unwrap_or(Expr::Error(func.span()));
+    match name.as_str() {
+        "torus" => Surface::Torus {
+            axis: e.required(k, what, "axis"),
+            major: arg(0),
+            crown: arg(1),
+        },
+        other => {
+            if let Some(a) = e.optional("axis") {
+                k.cx.error_help(
+                    a.span(),
+                    format!("a {other} has no axle: `axis` is for a disk or a torus"),
+                    "remove `axis`",
+                );
+            }
+            if other == "sphere" {
+                Surface::Sphere { radius: arg(0) }
+            } else {
+                Surface::Ellipsoid {
+                    semi: [arg(0), arg(1), arg(2)],
+                }
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! entries checked, expressions typed. The maths is in `crate::kinematics`.
 
 use super::contacts;
-pub use super::contacts::{Holonomic, Rolling};
+pub use super::contacts::{Holonomic, Rolling, Surface};
 use super::exprs::{find_ident, Allowed};
 use super::input::{scalar, typed, Entries, Input};
 use super::names::{Kind, NameTable};
@@ -163,7 +163,7 @@ pub fn check(
         out.gravity = Some(g.value);
     }
     for r in rolls {
-        let roll = contacts::rolling(k, r, &out.body_of, &out.plane_of);
+        let roll = contacts::rolling(k, r, &out);
         out.rolls.push(roll);
     }
     for h in holonomic {

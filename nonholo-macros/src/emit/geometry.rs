@@ -201,6 +201,13 @@ fn scene(
                 v.push(*radius);
                 l.vec(&v)
             }
+            SceneItem::Torus {
+                normal,
+                major,
+                crown,
+                ..
+            } => l.vec(&[normal[0], normal[1], normal[2], *major, *crown]),
+            SceneItem::Shell { semi, .. } => l.vec(semi),
             SceneItem::Ellipsoid { mass, inertia, .. } => {
                 let mut v = vec![*mass];
                 v.extend_from_slice(inertia);
@@ -231,6 +238,16 @@ fn scene(
                 let (c, f) = (lit_usize(*center), lit_usize(*frame));
                 let (n, r) = (&v[..3], &v[3]);
                 quote! { ::nonholo::Shape::Disk { center: #c, frame: #f, normal: [#(#n),*], radius: #r, color: #color } }
+            }
+            SceneItem::Torus { center, frame, .. } => {
+                let (c, f) = (lit_usize(*center), lit_usize(*frame));
+                let (n, major, crown) = (&v[..3], &v[3], &v[4]);
+                quote! { ::nonholo::Shape::Torus { center: #c, frame: #f, normal: [#(#n),*], major: #major, crown: #crown, color: #color } }
+            }
+            SceneItem::Shell { center, frame, .. } => {
+                let (c, f) = (lit_usize(*center), lit_usize(*frame));
+                let (a, b, cc) = (&v[0], &v[1], &v[2]);
+                quote! { ::nonholo::Shape::Ellipsoid { center: #c, frame: #f, axes: [[#a, 0.0, 0.0], [0.0, #b, 0.0], [0.0, 0.0, #cc]], color: #color } }
             }
             SceneItem::Ellipsoid { center, frame, .. } => {
                 let (c, f) = (lit_usize(*center), lit_usize(*frame));

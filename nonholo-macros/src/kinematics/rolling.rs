@@ -1,29 +1,76 @@
-//! A thin wheel rolling without slipping on a plane (`design/kinematics.md`, 5.5):
-//! with `n = -up`, the unit axle `a` and `nu = n . a`, the lowest rim direction is
-//! `d = (n - nu a) / s`, `s = sqrt(1 - nu^2)`; the material contact point's velocity
-//! `v_m = v_C + omega_W x r d` has no tangent component (two rows, one with
-//! `lateral: false`), and the contact height `h = n . (C - O_G) + r s` is either
-//! identically zero (the contact built on the plane) or a configuration constraint
-//! whose velocity row is `n . v_m`.
+//! A body rolling without slipping on a plane (`design/kinematics.md`, 5.5): its surface
+//! touches the plane at its support point along `n = -up`, the point of the surface
+//! farthest along n. With the surface's centre `C`, that point is `C + rho` with
+//! - a thin disk of radius r about the unit axle `a` (`nu = n . a`, `s = sqrt(1 - nu^2)`):
+//!   `rho = r d`, the lowest rim direction `d = (n - nu a) / s`, `n . rho = r s`;
+//! - a torus (major radius R about the axle, crown radius rc): `rho = R d + rc n`,
+//!   `n . rho = R s + rc` (rc = 0 is the disk);
+//! - a sphere of radius R: `rho = R n`, `n . rho = R`;
+//! - an ellipsoid of semi-axes (a, b, c) along its frame's axes, `A = diag(a^2, b^2, c^2)`
+//!   there: `rho = A n / sigma`, `sigma = sqrt(n . A n) = n . rho` (its support function).
+//!
+//! The material contact point's velocity `v_m = v_C + omega_W x rho` has no tangent
+//! component (two rows, one with `lateral: false`), and the contact height
+//! `h = n . (C - O_G) + n . rho` is either identically zero (the contact built on the
+//! plane) or a configuration constraint whose velocity row is `n . v_m`.
 
 use super::vector::Vector;
 use super::{Clock, Kin};
 use crate::sym::linsolve::probably_zero;
 use crate::sym::{Func, Graph, Id};
 
+/// The surface that rolls, in the engine.
+pub enum Shape {
+    /// A thin disk: its unit axle and radius.
+    Disk { axis: Vector, radius: Id },
+    /// A torus: its unit axle, major and crown radii.
+    Torus { axis: Vector, major: Id, crown: Id },
+    /// A sphere.
+    Sphere { radius: Id },
+    /// An ellipsoid: the frame its semi-axes lie along, and the semi-axes.
+    Ellipsoid { frame: usize, semi: [Id; 3] },
+}
+
+impl Shape {
+    /// The axle of a disk or a torus.
+    pub fn axle(&self) -> Option<&Vector> {
+        match self {
+            Shape::Disk { axis, .. } | Shape::Torus { axis, .. } => Some(axis),
+            Shape::Sphere { .. } | Shape::Ellipsoid { .. } => None,
+        }
+    }
+}
+
 pub struct Wheel {
     pub name: String,
+    /// The body's frame (its angular velocity turns the material contact point).
     pub frame: usize,
+    /// The surface's centre.
     pub center: Vector,
     /// The centre's velocity relative to the root.
     pub velocity: Vector,
-    pub axis: Vector,
-    pub radius: Id,
+    pub shape: Shape,
     pub contact: Option<Vector>,
     pub plane_point: Vector,
     pub up: Vector,
     pub lateral: bool,
     pub solve: Option<u32>,
+}
+
+impl Wheel {
+    /// The direction `ContactLoad` reads as the axle (`lateral` along its part in the
+    /// tangent plane, `longitudinal` along `axle x up`): a disk's or a torus's own; for a
+    /// surface without one, `up x F.x` of its body frame F, so that `longitudinal` is
+    /// along F.x projected on the tangent plane and `lateral` along `up x` that.
+    pub fn load_axle(&self, g: &mut Graph, kin: &Kin) -> Vector {
+        match self.shape.axle() {
+            Some(a) => a.clone(),
+            None => {
+                let x = Kin::unit(g, self.frame, 0);
+                kin.tree.cross(g, &self.up, &x)
+            }
+        }
+    }
 }
 
 /// The entry a mistake in a rolling contact is about (it is reported on that entry).
@@ -37,6 +84,8 @@ pub enum Site {
     Contact,
     /// `solve: q`.
     Solve,
+    /// `frame: F` of an ellipsoid.
+    Frame,
 }
 
 /// What a rolling contact adds to the model.
@@ -44,14 +93,78 @@ pub struct Contact {
     /// Velocity rows `= 0`, with their text.
     pub rows: Vec<(Id, String)>,
     /// Each row is `v_m . e`: its `e`, so that the row's multiplier `lambda` is the force
-    /// `lambda e` on the wheel at the contact (a unit vector, `a x n` and `n x (a x n)` of
-    /// length `s`, or `n` for the height row).
+    /// `lambda e` on the body at the contact (`a x n` and `n x (a x n)` of length `s`, a
+    /// tangent axis of a fixed frame, or `n` for the height row).
     pub directions: Vec<Vector>,
     /// The contact-height configuration constraint, when not identically zero.
     pub height: Option<Id>,
     /// The material contact point (from the origin) and its velocity `v_m`.
     pub point: Vector,
     pub velocity: Vector,
+}
+
+/// The support point's offset `rho` from the centre along `n`, and `n . rho` (the
+/// module's table).
+fn support(
+    kin: &mut Kin,
+    g: &mut Graph,
+    w: &Wheel,
+    n: &Vector,
+) -> Result<(Vector, Id), (Site, String)> {
+    let rim = |kin: &mut Kin, g: &mut Graph, axis: &Vector| {
+        let nu = kin.tree.dot(g, n, axis);
+        let nu = g.define_if_large(&format!("nu_{}", w.name), nu, 8);
+        let nu2 = g.powi(nu, 2);
+        let one = g.one();
+        let one_minus = g.sub(one, nu2);
+        let s = g.func(Func::Sqrt, one_minus);
+        let s = g.define(&format!("s_{}", w.name), s);
+        let nua = axis.scale(g, nu);
+        let dn = n.sub(g, &nua);
+        let inv_s = g.powi(s, -1);
+        (dn.scale(g, inv_s), s)
+    };
+    Ok(match &w.shape {
+        Shape::Disk { axis, radius } => {
+            let (d, s) = rim(kin, g, axis);
+            (d.scale(g, *radius), g.mul(*radius, s))
+        }
+        Shape::Torus { axis, major, crown } => {
+            let (d, s) = rim(kin, g, axis);
+            let rd = d.scale(g, *major);
+            let cn = n.scale(g, *crown);
+            let rs = g.mul(*major, s);
+            (rd.add(g, &cn), g.add(rs, *crown))
+        }
+        Shape::Sphere { radius } => (n.scale(g, *radius), *radius),
+        Shape::Ellipsoid { frame, semi } => {
+            // the surface must turn with the body: its frame's angular velocity is the body's
+            let rel = kin.omega(*frame).sub(g, &kin.omega(w.frame));
+            let c = kin.tree.express(g, &rel, w.frame);
+            if !c.iter().all(|x| probably_zero(g, *x)) {
+                return Err((
+                    Site::Frame,
+                    format!(
+                        "the ellipsoid's frame turns relative to the body `{}`",
+                        w.name
+                    ),
+                ));
+            }
+            let nf = kin.tree.express(g, n, *frame);
+            let nf = kin.atoms(g, &format!("n_{}", w.name), nf);
+            let an: [Id; 3] = std::array::from_fn(|k| {
+                let a2 = g.powi(semi[k], 2);
+                g.mul(a2, nf[k])
+            });
+            let terms: Vec<Id> = (0..3).map(|k| g.mul(an[k], nf[k])).collect();
+            let nan = g.add_all(&terms);
+            let sigma = g.func(Func::Sqrt, nan);
+            let sigma = g.define(&format!("sigma_{}", w.name), sigma);
+            let inv = g.powi(sigma, -1);
+            let rho: [Id; 3] = std::array::from_fn(|k| g.mul(an[k], inv));
+            (Vector::in_frame(*frame, rho), sigma)
+        }
+    })
 }
 
 /// The unit vector `up = +-F.k` of a fixed frame, if `up` is one: (F, k, sign).
@@ -89,38 +202,36 @@ pub fn roll(
         return Err((Site::Up, "the plane's `up` must be a unit vector".into()));
     }
     let n = w.up.neg(g);
-    let nu = kin.tree.dot(g, &n, &w.axis);
-    let nu = g.define_if_large(&format!("nu_{}", w.name), nu, 8);
-    let nu2 = g.powi(nu, 2);
-    let one_minus = g.sub(one, nu2);
-    let s = g.func(Func::Sqrt, one_minus);
-    let s = g.define(&format!("s_{}", w.name), s);
-    // the rim direction d and the contact offset rho = r d
-    let nua = w.axis.scale(g, nu);
-    let dn = n.sub(g, &nua);
-    let inv_s = g.powi(s, -1);
-    let d = dn.scale(g, inv_s);
-    let rd = d.scale(g, w.radius);
+    let (support_offset, depth) = support(kin, g, w, &n)?;
     let rho = match &w.contact {
         Some(p) => {
             let rho = p.sub(g, &w.center);
-            let diff = rho.sub(g, &rd);
+            let diff = rho.sub(g, &support_offset);
             let frames: Vec<usize> = diff.frames().collect();
             if let Some(&x) = frames.first() {
                 let c = kin.tree.express(g, &diff, x);
                 if !c.iter().all(|x| probably_zero(g, *x)) {
+                    let what = match w.shape {
+                        Shape::Disk { .. } => {
+                            "the lowest point of the rim (center - radius * (n - (n.a) a)/|..|)"
+                        }
+                        Shape::Torus { .. } => {
+                            "the lowest point of the tyre (center + R (n - (n.a) a)/|..| + rc n)"
+                        }
+                        Shape::Sphere { .. } => "the sphere's lowest point (center - R up)",
+                        Shape::Ellipsoid { .. } => {
+                            "the ellipsoid's lowest point (center + A n / sqrt(n.A n), n = -up)"
+                        }
+                    };
                     return Err((
                         Site::Contact,
-                        format!(
-                            "`contact` is not the lowest point of the rim of `{}` (center - radius * (n - (n.a) a)/|..|)",
-                            w.name
-                        ),
+                        format!("`contact` is not {what} of `{}`", w.name),
                     ));
                 }
             }
             rho
         }
-        None => rd,
+        None => support_offset,
     };
     let omega = kin.omega(w.frame);
     let spin = kin.tree.cross(g, &omega, &rho);
@@ -157,8 +268,13 @@ pub fn roll(
             }
         }
         (lateral, _) => {
-            // a x n (length s): the rolling direction; n x (a x n): the lateral one
-            let long = kin.tree.cross(g, &w.axis, &n);
+            // a x n (length s): the rolling direction; n x (a x n): the lateral one. A
+            // surface without an axle takes a fixed axis across `up` in its place.
+            let axis = match w.shape.axle() {
+                Some(a) => a.clone(),
+                None => fixed_across(kin, g, &n),
+            };
+            let long = kin.tree.cross(g, &axis, &n);
             let row = kin.tree.dot(g, &v_m, &long);
             directions.push(long.clone());
             rows.push((
@@ -185,8 +301,7 @@ pub fn roll(
     // the contact height
     let rel = w.center.sub(g, &w.plane_point);
     let nc = kin.tree.dot(g, &n, &rel);
-    let rs = g.mul(w.radius, s);
-    let h = g.add(nc, rs);
+    let h = g.add(nc, depth);
     let height = if probably_zero(g, h) {
         if w.solve.is_some() {
             return Err((
@@ -224,7 +339,7 @@ pub fn roll(
         rows.push((
             row,
             format!(
-                "rolls {}: height of the contact, d/dt (n . (C - O) + r s) == 0",
+                "rolls {}: height of the contact, d/dt (n . (C - O) + n . rho) == 0",
                 w.name
             ),
         ));
@@ -238,4 +353,23 @@ pub fn roll(
         point,
         velocity: v_m,
     })
+}
+
+/// A unit axis of the root frame not along `n` (for the rows of a surface without an axle
+/// on a plane whose `up` is no frame's axis).
+fn fixed_across(kin: &Kin, g: &mut Graph, n: &Vector) -> Vector {
+    let root = n
+        .frames()
+        .next()
+        .and_then(|f| kin.tree.path_to_root(f).last().copied())
+        .unwrap_or(0);
+    for k in 0..3 {
+        let e = Kin::unit(g, root, k);
+        let c = kin.tree.cross(g, &e, n);
+        let x = kin.tree.express(g, &c, root);
+        if !x.iter().all(|x| probably_zero(g, *x)) {
+            return e;
+        }
+    }
+    Kin::unit(g, root, 0)
 }

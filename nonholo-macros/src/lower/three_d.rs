@@ -4,7 +4,7 @@
 
 use super::{Lowerer, ThreeD};
 use crate::check::draw::DrawKind;
-use crate::check::kinematics::{Kinematics, Load, Rolling};
+use crate::check::kinematics::{Kinematics, Load, Rolling, Surface};
 use crate::ctxt::Ctxt;
 use crate::dsl::ast::Expr;
 use crate::kinematics::balance::{self, Applied};
@@ -152,8 +152,7 @@ impl Lowerer<'_> {
                     frame: body.frame,
                     center: self.vector(&r.center),
                     velocity: self.velocity(&r.center),
-                    axis: self.vector(&r.axis),
-                    radius: self.expr(&r.radius),
+                    shape: self.shape(r),
                     contact: r.contact.as_ref().map(|c| self.vector(c)),
                     plane_point: self.vector(&plane.point),
                     up: self.vector(&plane.up),
@@ -244,7 +243,10 @@ impl Lowerer<'_> {
                     contact_terms.contacts.push(model::ContactTerm {
                         point: balance::root(kin, g, &c.point),
                         up: balance::root(kin, g, &w.up),
-                        axle: balance::root(kin, g, &w.axis),
+                        axle: {
+                            let a = w.load_axle(g, kin);
+                            balance::root(kin, g, &a)
+                        },
                         friction: *friction,
                         rows: c
                             .directions
@@ -272,13 +274,15 @@ impl Lowerer<'_> {
                         rolling::Site::Up => plane.map(|p| p.up.span()),
                         rolling::Site::Contact => r.contact.as_ref().map(Expr::span),
                         rolling::Site::Solve => r.solve.map(|(_, s)| s),
+                        rolling::Site::Frame => r.frame_span,
                         rolling::Site::Rolls => None,
                     };
                     let help = match site {
                         rolling::Site::Rolls => "add `solve: q` with the coordinate the height determines (a pitch, a height), or build the center from a contact point on the plane",
                         rolling::Site::Solve => "`solve` is for a contact that reaches the plane only when a coordinate takes the right value",
-                        rolling::Site::Contact => "the contact is the rim point nearest the plane; leave `contact` out to let the macro place it",
+                        rolling::Site::Contact => "the contact is the point of the surface nearest the plane; leave `contact` out to let the macro place it",
                         rolling::Site::Up => "write the plane's `up` as a unit vector fixed in the inertial frame, e.g. `N.z`",
+                        rolling::Site::Frame => "give the ellipsoid in the body's frame, or in a frame fixed in the body",
                     };
                     cx.error_help(span.unwrap_or(r.span), why, help);
                 }
@@ -343,6 +347,34 @@ impl Lowerer<'_> {
     }
 }
 
+impl Lowerer<'_> {
+    /// A `rolls` item's surface in the engine.
+    fn shape(&mut self, r: &Rolling) -> rolling::Shape {
+        match &r.surface {
+            Surface::Disk { axis, radius } => rolling::Shape::Disk {
+                axis: self.vector(axis),
+                radius: self.expr(radius),
+            },
+            Surface::Torus { axis, major, crown } => rolling::Shape::Torus {
+                axis: self.vector(axis),
+                major: self.expr(major),
+                crown: self.expr(crown),
+            },
+            Surface::Sphere { radius } => rolling::Shape::Sphere {
+                radius: self.expr(radius),
+            },
+            Surface::Ellipsoid { semi } => rolling::Shape::Ellipsoid {
+                frame: r.frame,
+                semi: [
+                    self.expr(&semi[0]),
+                    self.expr(&semi[1]),
+                    self.expr(&semi[2]),
+                ],
+            },
+        }
+    }
+}
+
 /// A wheel with `lateral: false` shares the lateral row of the wheel on its axle (the
 /// first one with a lateral row whose axle is parallel): the rigid model gives only the
 /// sum of their lateral forces.
@@ -368,6 +400,11 @@ fn share_lateral_rows(
                     .all(|c| probably_zero(g, *c))
         });
     }
+}
+
+/// The root of the tree `f` hangs from.
+fn root_of(kin: &Kin, f: usize) -> usize {
+    kin.tree.path_to_root(f).last().copied().unwrap_or(f)
 }
 
 /// The point a position is written from: the leftmost operand of its sums (`Q` in
@@ -463,16 +500,53 @@ fn geometry(
         ));
     }
     for (_, w) in wheels.iter().filter(|(_, w)| !k.hidden.contains(&w.name)) {
-        let center = points
+        let body_center = points
             .iter()
             .position(|(n, _, _)| *n == format!("{}.center", w.name))
             .unwrap_or(0);
-        let normal = kin.tree.express(g, &w.axis, w.frame);
-        scene.push(SceneItem::Disk {
-            center,
-            frame: frame_pos(w.frame),
-            normal,
-            radius: w.radius,
+        // a surface centred away from the body's centre of mass (a rattleback's shell) is
+        // drawn about its own centre, `W.surface`
+        let off = Vector(points[body_center].1.clone()).sub(g, &w.center);
+        let apart = off.0.iter().any(|(f, c)| {
+            let c = kin
+                .tree
+                .express(g, &Vector::in_frame(*f, *c), root_of(kin, *f));
+            !c.iter().all(|x| probably_zero(g, *x))
+        });
+        let center = if apart {
+            points.push((
+                format!("{}.surface", w.name),
+                w.center.0.clone(),
+                w.velocity.0.clone(),
+            ));
+            points.len() - 1
+        } else {
+            body_center
+        };
+        scene.push(match &w.shape {
+            rolling::Shape::Disk { axis, radius } => SceneItem::Disk {
+                center,
+                frame: frame_pos(w.frame),
+                normal: kin.tree.express(g, axis, w.frame),
+                radius: *radius,
+            },
+            rolling::Shape::Torus { axis, major, crown } => SceneItem::Torus {
+                center,
+                frame: frame_pos(w.frame),
+                normal: kin.tree.express(g, axis, w.frame),
+                major: *major,
+                crown: *crown,
+            },
+            rolling::Shape::Sphere { radius } => SceneItem::Shell {
+                center,
+                frame: frame_pos(w.frame),
+                semi: [*radius; 3],
+            },
+            rolling::Shape::Ellipsoid { frame, semi } => SceneItem::Shell {
+                center,
+                frame: frame_pos(*frame),
+                semi: *semi,
+            },
         });
     }
     let root = frames.first().map(|(_, i)| *i).unwrap_or(0);

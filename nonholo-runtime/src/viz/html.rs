@@ -113,6 +113,7 @@ pub(crate) fn page<M: Geometry>(
     for s in &setup.shapes {
         let (p, f): (&[usize], Option<usize>) = match s {
             Shape::Disk { center, frame, .. }
+            | Shape::Torus { center, frame, .. }
             | Shape::Ellipsoid { center, frame, .. }
             | Shape::Cylinder { center, frame, .. }
             | Shape::Cuboid { center, frame, .. } => (core::slice::from_ref(center), Some(*frame)),
@@ -377,6 +378,28 @@ fn shape(j: &mut String, s: &Shape, pi: &dyn Fn(usize) -> usize, fi: &dyn Fn(usi
             nums(j, normal);
             j.push_str(",\"radius\":");
             num(j, *radius);
+            j.push_str(",\"color\":");
+            rgb(j, *color);
+        }
+        Shape::Torus {
+            center,
+            frame,
+            normal,
+            major,
+            crown,
+            color,
+        } => {
+            let _ = write!(
+                j,
+                "{{\"kind\":\"torus\",\"center\":{},\"frame\":{},\"normal\":",
+                pi(*center),
+                fi(*frame)
+            );
+            nums(j, normal);
+            j.push_str(",\"major\":");
+            num(j, *major);
+            j.push_str(",\"crown\":");
+            num(j, *crown);
             j.push_str(",\"color\":");
             rgb(j, *color);
         }

@@ -509,3 +509,63 @@ fn extra_shapes_and_no_default_scene() {
     let s = setup(&u, &track, &look).unwrap();
     assert!(norm(sub(s.target_whole, track.pos[3])) < 1e-12);
 }
+
+#[test]
+fn a_torus_is_drawn_as_a_ring_and_travels_in_the_page() {
+    let d = dir("torus");
+    let u = Unicycle::default();
+    // a red tyre (outer radius 0.3) on the wheel, nothing else, seen along its axle
+    let tyre = |color: [u8; 3]| Shape::Torus {
+        center: 4,
+        frame: 2,
+        normal: [0.0, 1.0, 0.0],
+        major: 0.27,
+        crown: 0.03,
+        color,
+    };
+    let look = Animation::default()
+        .size(200, 200)
+        .default_scene(false)
+        .show_time(false)
+        .camera(90.0, 0.0)
+        .shape(tyre([200, 60, 60]));
+    let p = d.join("torus.png");
+    snapshot_png(&u, 0.0, &[0.0; 4], &p, &look).unwrap();
+    let (_, _, rgb) = read_png(&p);
+    let track = Track::single(&u, 0.0, &[0.0; 4]).unwrap();
+    let s = setup(&u, &track, &look).unwrap();
+    let cam = Camera::new(&s.view_at(&track, 0.0), 200.0, 200.0);
+    let px = |q: [f64; 3]| {
+        let i = 3 * (q[1] as usize * 200 + q[0] as usize);
+        [rgb[i], rgb[i + 1], rgb[i + 2]]
+    };
+    let at = |x: f64, z: f64| px(cam.project([x, 0.0, 0.3 + z]));
+    // red on the crown's circle all around; the hole and what is beyond the tyre are the
+    // background
+    for (x, z) in [
+        (0.27, 0.0),
+        (-0.27, 0.0),
+        (0.0, 0.27),
+        (0.0, -0.27),
+        (0.19, 0.19),
+    ] {
+        let c = at(x, z);
+        assert!(c[0] > c[1] + 60 && c[0] > c[2] + 60, "({x}, {z}): {c:?}");
+    }
+    for (x, z) in [(0.0, 0.0), (0.15, 0.0), (0.0, 0.33), (-0.34, 0.0)] {
+        assert_eq!(at(x, z), look.background, "({x}, {z})");
+    }
+    // the page: the torus with its radii, its point and frame renumbered to the two used
+    let (_, tr) = ride(1.0, 10);
+    let page = tr.animation_html(&u, &look).unwrap();
+    let json = data(&page);
+    assert!(json.contains("\"points\":[\"W.center\"],\"frames\":[\"W\"]"));
+    assert!(
+        json.contains(
+            "\"shapes\":[{\"kind\":\"torus\",\"center\":0,\"frame\":0,\"normal\":[0,1,0],\
+             \"major\":0.27,\"crown\":0.03,\"color\":[200,60,60]}]"
+        ),
+        "{json}"
+    );
+    assert!(page.contains("case \"torus\":"));
+}

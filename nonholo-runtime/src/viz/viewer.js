@@ -140,6 +140,7 @@
   // ---- primitives (scene.rs) ----------------------------------------------------------
   var GRID_REACH = 3.0, GRID_PIECES = 8, DISK_SIDES = 48, ELL_LAT = 12, ELL_LON = 24;
   var CYL_SIDES = 20, SEGMENT_WIDTH = 0.012, DOT_RADIUS = 4.5, TRAIL_WIDTH = 2.0;
+  var TORUS_SIDES = 48, TORUS_CROWN_SIDES = 10, TORUS_MARK_EVERY = 12;
 
   function clipLine(cam, a, b) {
     var ca = toCam(cam, a), cb = toCam(cam, b);
@@ -229,6 +230,13 @@
       case "disk":
         r = pose.rot[s.frame]; nl = unit(s.normal); nv = rot(r, nl); a = rot(r, perpendicular(nl)); b = cross(nv, a);
         return ring(pose.pos[s.center], scl(a, s.radius), scl(b, s.radius), 24);
+      case "torus":
+        // the outer equator and the two circles on the crown's sides
+        r = pose.rot[s.frame]; nl = unit(s.normal); nv = rot(r, nl); a = rot(r, perpendicular(nl)); b = cross(nv, a);
+        var co = pose.pos[s.center], outer = s.major + s.crown;
+        return ring(co, scl(a, outer), scl(b, outer), 24)
+          .concat(ring(add(co, scl(nv, s.crown)), scl(a, s.major), scl(b, s.major), 24))
+          .concat(ring(add(co, scl(nv, -s.crown)), scl(a, s.major), scl(b, s.major), 24));
       case "ellipsoid":
         r = pose.rot[s.frame];
         var ax = [rot(r, s.axes[0]), rot(r, s.axes[1]), rot(r, s.axes[2])];
@@ -331,6 +339,31 @@
     group.push({ k: "ring", pts: pts, w: tw, color: tyre });
     items.push({ d: depth, p: { k: "group", list: group } });
   }
+  // a torus: shaded faces each at its own depth, a darker band every TORUS_MARK_EVERY
+  // faces around the axle so that its rolling shows (scene/draw.rs, torus)
+  function torus(items, cam, c, r, s) {
+    var nl = unit(s.normal), nv = rot(r, nl), a = rot(r, perpendicular(nl)), b = cross(nv, a);
+    function radial(th) { return add(scl(a, Math.cos(th)), scl(b, Math.sin(th))); }
+    var around = [], section = [], i, j;
+    for (i = 0; i <= TORUS_SIDES; i++) around.push(radial(2 * Math.PI * i / TORUS_SIDES));
+    for (j = 0; j <= TORUS_CROWN_SIDES; j++) {
+      var ph = 2 * Math.PI * j / TORUS_CROWN_SIDES;
+      section.push([Math.cos(ph), Math.sin(ph)]);
+    }
+    function at(ii, jj) {
+      return add(c, add(scl(around[ii], s.major + s.crown * section[jj][0]), scl(nv, s.crown * section[jj][1])));
+    }
+    var mark = s.color.map(function (x) { return Math.floor(x * 7 / 10); });
+    for (i = 0; i < TORUS_SIDES; i++) {
+      var paint = i % TORUS_MARK_EVERY === 0 ? mark : s.color;
+      var out = radial(2 * Math.PI * (i + 0.5) / TORUS_SIDES);
+      for (j = 0; j < TORUS_CROWN_SIDES; j++) {
+        var pm = 2 * Math.PI * (j + 0.5) / TORUS_CROWN_SIDES;
+        face(items, cam, [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)],
+          add(scl(out, Math.cos(pm)), scl(nv, Math.sin(pm))), paint);
+      }
+    }
+  }
   function buildItems(pose, cam, px) {
     var items = [], segW = SEGMENT_WIDTH * D.size;
     D.shapes.forEach(function (s, order) {
@@ -338,6 +371,9 @@
       switch (s.kind) {
         case "disk":
           disk(items, cam, pose.pos[s.center], pose.rot[s.frame], s, px);
+          break;
+        case "torus":
+          torus(items, cam, pose.pos[s.center], pose.rot[s.frame], s);
           break;
         case "ellipsoid":
           r = pose.rot[s.frame]; c = pose.pos[s.center];

@@ -17,6 +17,7 @@ pub mod papers;
 pub mod scalars;
 pub mod spatial;
 pub mod speed_choices;
+pub mod surfaces;
 mod systems;
 pub mod voronec;
 pub mod whipple;

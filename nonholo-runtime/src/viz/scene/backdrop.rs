@@ -127,6 +127,29 @@ fn outline_points(s: &Shape, pose: &Pose) -> Vec<V3> {
             let b = cross(n, a);
             ring(pose.pos[center], scale(a, radius), scale(b, radius), 24)
         }
+        Shape::Torus {
+            center,
+            frame,
+            normal,
+            major,
+            crown,
+            ..
+        } => {
+            // the outer equator and the two circles on the crown's sides: their hull is
+            // the tyre's footprint whichever way it leans
+            let r = &pose.rot[frame];
+            let nl = normalize(normal);
+            let (n, a) = (rotate(r, nl), rotate(r, perpendicular(nl)));
+            let b = cross(n, a);
+            let c = pose.pos[center];
+            let outer = major + crown;
+            let mut out = ring(c, scale(a, outer), scale(b, outer), 24);
+            for side in [crown, -crown] {
+                let cc = add(c, scale(n, side));
+                out.extend(ring(cc, scale(a, major), scale(b, major), 24));
+            }
+            out
+        }
         Shape::Ellipsoid {
             center,
             frame,

@@ -78,6 +78,13 @@ pub(crate) const TRAIL_WIDTH: f64 = 2.0;
 pub(crate) const GRID_REACH: f64 = 3.0;
 pub(super) const GRID_PIECES: usize = 8;
 const DISK_SIDES: usize = 48;
+/// A torus: faces around the axle and around the crown.
+const TORUS_SIDES: usize = 48;
+const TORUS_CROWN_SIDES: usize = 10;
+/// Every this many faces around the axle, a darker band across the crown: a torus is
+/// symmetric about its axle, and without the bands its rolling would not show (a disk has
+/// its spokes).
+const TORUS_MARK_EVERY: usize = 12;
 const ELL_LAT: usize = 12;
 const ELL_LON: usize = 24;
 const CYL_SIDES: usize = 20;
@@ -176,6 +183,22 @@ pub(crate) fn primitives(setup: &Setup, pose: &Pose, cam: &Camera, px: f64) -> I
                 radius,
                 color,
                 px,
+            ),
+            Shape::Torus {
+                center,
+                frame,
+                normal,
+                major,
+                crown,
+                color,
+            } => torus(
+                &mut items,
+                cam,
+                pose.pos[center],
+                &pose.rot[frame],
+                normal,
+                [major, crown],
+                color,
             ),
             Shape::Ellipsoid {
                 center,
@@ -397,4 +420,48 @@ fn disk(
         });
     }
     items.list.push((depth, Prim::Group(group)));
+}
+
+/// A torus of radii `[major, crown]`: a mesh of shaded faces, each at its own depth (so
+/// that the tyre's near side covers its far side and what it surrounds, like a hub), those
+/// looking away culled, with a darker band across the crown every [`TORUS_MARK_EVERY`]
+/// faces.
+fn torus(items: &mut Items, cam: &Camera, c: V3, r: &M3, normal: V3, radii: [f64; 2], color: Rgb) {
+    let [major, crown] = radii;
+    let nl = normalize(normal);
+    let n = rotate(r, nl);
+    let a = rotate(r, perpendicular(nl));
+    let b = cross(n, a);
+    // the unit vector at angle `th` around the axle, in the mid-plane
+    let radial = |th: f64| add(scale(a, th.cos()), scale(b, th.sin()));
+    // the cosines and sines once per torus, on the stack (no allocation per frame)
+    let around: [V3; TORUS_SIDES + 1] =
+        core::array::from_fn(|i| radial(core::f64::consts::TAU * i as f64 / TORUS_SIDES as f64));
+    let section: [(f64, f64); TORUS_CROWN_SIDES + 1] = core::array::from_fn(|j| {
+        let ph = core::f64::consts::TAU * j as f64 / TORUS_CROWN_SIDES as f64;
+        (ph.cos(), ph.sin())
+    });
+    let at = |i: usize, j: usize| -> V3 {
+        let (cp, sp) = section[j];
+        add(
+            c,
+            add(scale(around[i], major + crown * cp), scale(n, crown * sp)),
+        )
+    };
+    let mark = color.map(|x| (u16::from(x) * 7 / 10) as u8);
+    for i in 0..TORUS_SIDES {
+        let paint = if i % TORUS_MARK_EVERY == 0 {
+            mark
+        } else {
+            color
+        };
+        let out = radial(core::f64::consts::TAU * (i as f64 + 0.5) / TORUS_SIDES as f64);
+        for j in 0..TORUS_CROWN_SIDES {
+            let q = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
+            // the surface's normal in the face's middle, away from the crown's centre line
+            let ph = core::f64::consts::TAU * (j as f64 + 0.5) / TORUS_CROWN_SIDES as f64;
+            let nrm = add(scale(out, ph.cos()), scale(n, ph.sin()));
+            face(items, cam, &q, nrm, paint);
+        }
+    }
 }

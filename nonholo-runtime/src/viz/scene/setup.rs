@@ -67,6 +67,13 @@ impl Setup {
 fn reach(shape: &Shape) -> (Vec<usize>, f64) {
     match *shape {
         Shape::Disk { center, radius, .. } => (vec![center], radius.abs()),
+        // the outer radius: the crown's circle plus the crown
+        Shape::Torus {
+            center,
+            major,
+            crown,
+            ..
+        } => (vec![center], major.abs() + crown.abs()),
         Shape::Ellipsoid { center, axes, .. } => (
             vec![center],
             axes.iter().fold(0.0f64, |m, a| m.max(norm(*a))),
@@ -91,6 +98,7 @@ fn reach(shape: &Shape) -> (Vec<usize>, f64) {
 fn shape_name(s: &Shape) -> &'static str {
     match s {
         Shape::Disk { .. } => "Disk",
+        Shape::Torus { .. } => "Torus",
         Shape::Ellipsoid { .. } => "Ellipsoid",
         Shape::Segment { .. } => "Segment",
         Shape::Sphere { .. } => "Sphere",
@@ -118,6 +126,14 @@ fn check_shape(i: usize, s: &Shape, np: usize, nf: usize) -> Result<(), Error> {
             radius,
             ..
         } => (vec![center], vec![frame], vec![radius], vec![normal]),
+        Shape::Torus {
+            center,
+            frame,
+            normal,
+            major,
+            crown,
+            ..
+        } => (vec![center], vec![frame], vec![major, crown], vec![normal]),
         Shape::Ellipsoid {
             center,
             frame,

@@ -254,3 +254,94 @@ fn smoothing_averages_within_the_window() {
     assert!(s[0][0].abs() < 1e-12 && (s[10][0] - 1.0).abs() < 1e-12);
     assert!((s[1][0] - 0.1).abs() < 1e-12);
 }
+
+#[test]
+fn a_torus_is_framed_checked_and_split_into_faces() {
+    // a tyre on the unicycle's wheel (centre `W.center`, frame `W`)
+    let torus = |frame: usize, normal: [f64; 3], major: f64, crown: f64| Shape::Torus {
+        center: 4,
+        frame,
+        normal,
+        major,
+        crown,
+        color: [200, 60, 60],
+    };
+    let u = Unicycle::default();
+    let t = Track::single(&u, 0.0, &[0.0; 4]).unwrap();
+    // outer radius 0.3, seen along its axle (`y`, from the `y` side), nothing else drawn
+    let look = Animation::default()
+        .default_scene(false)
+        .camera(90.0, 0.0)
+        .shape(torus(2, [0.0, 1.0, 0.0], 0.27, 0.03));
+    let s = setup(&u, &t, &look).unwrap();
+    // framed by its outer radius, major + crown: a cube of side 0.6 about its centre
+    assert!((s.size - 0.6 * 3f64.sqrt()).abs() < 1e-12, "{}", s.size);
+    let mut pose = Pose::default();
+    t.pose_at(0.0, &mut pose);
+    let cam = Camera::new(&s.view_at(&t, 0.0), 800.0, 600.0);
+    let items = primitives(&s, &pose, &cam, 1.0);
+    assert!(items.list.windows(2).all(|w| w[0].0 >= w[1].0));
+    // 48 x 10 faces, those looking away culled: about half are left, all polygons
+    let fills: Vec<Col> = items
+        .list
+        .iter()
+        .map(|(_, p)| match p {
+            Prim::Poly { pts, fill } => {
+                assert_eq!(pts.len(), 4);
+                *fill
+            }
+            other => panic!("not a face: {other:?}"),
+        })
+        .collect();
+    assert!(fills.len() > 150 && fills.len() < 330, "{}", fills.len());
+    // every face within the outer radius of the centre, none in the hole (seen face on)
+    let c = cam.project(pose.pos[4]);
+    let px_per_m = cam.f / c[2];
+    for (_, p) in &items.list {
+        let Prim::Poly { pts, .. } = p else {
+            unreachable!()
+        };
+        for q in pts {
+            let d = (q[0] - c[0]).hypot(q[1] - c[1]) / px_per_m;
+            assert!(d > 0.23 && d < 0.31, "{d}");
+        }
+    }
+    // the four darker bands: some faces at 0.7 of the others' red
+    let reds: Vec<f32> = fills.iter().map(|f| f[0]).collect();
+    let (lo, hi) = reds
+        .iter()
+        .fold((f32::MAX, 0.0f32), |(l, h), &r| (l.min(r), h.max(r)));
+    assert!(lo < 0.75 * hi, "{lo} {hi}");
+    // its shadow on a ground: one hull
+    let grounded = look.clone().shape(Shape::Grid {
+        point: 0,
+        up: [0.0, 0.0, 1.0],
+        color: [160, 168, 180],
+    });
+    let s = setup(&u, &t, &grounded).unwrap();
+    let cam = Camera::new(
+        &View {
+            el: 0.5,
+            ..s.view_at(&t, 0.0)
+        },
+        800.0,
+        600.0,
+    );
+    let mut out = Vec::new();
+    shadows(&s, &pose, &cam, &mut out);
+    assert!(matches!(out[..], [Prim::Shadow { .. }]), "{out:?}");
+    // a crown or a major radius that is not positive, an axle of zero length, a frame
+    // the model does not have: errors
+    for bad in [
+        torus(2, [0.0, 1.0, 0.0], 0.27, 0.0),
+        torus(2, [0.0, 1.0, 0.0], f64::NAN, 0.03),
+        torus(2, [0.0; 3], 0.27, 0.03),
+        torus(3, [0.0, 1.0, 0.0], 0.27, 0.03),
+    ] {
+        let a = Animation::default().shape(bad);
+        match setup(&u, &t, &a) {
+            Err(Error::InvalidOptions(m)) => assert!(m.contains("(Torus)"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Bodies that roll on a plane by their surface: the rattleback, Routh's sphere and the
+//! Chaplygin ball, each written with `rolls .. { surface: .. }`.
+
+crate::nonholonomic! {
+    /// The rattleback (celt) of Kane and Levinson 1982 (J. Appl. Mech. 49:345): an
+    /// ellipsoidal shell of semi-axes `a`, `b`, `c` rolling without slipping on level ground,
+    /// its centre of mass `h` below the shell's centre, its inertia about the centre of mass
+    /// `i_a`, `i_b`, `i_c` with the product `i_d` (the xy entry of the inertia matrix) in their
+    /// axes `K` (x along the long semi-axis, z down to the contact). The misalignment `i_d`
+    /// of the principal axes with the shell's couples rocking to spin: spun one way it
+    /// wobbles, stops and spins the other way.
+    ///
+    /// `E = (x, y, z)` is the shell's centre, `yaw`, `roll`, `pitch` turn the body frame `B`
+    /// (z up) from the ground's; `K` is `B` turned half a turn about its x axis. The contact
+    /// height `z = sqrt(n . A n)` is a configuration constraint solved for `z`
+    /// (`solve_configuration`); the two no-slip rows and its derivative leave the speeds
+    /// `dot(yaw)`, `dot(roll)`, `dot(pitch)`. At rest its small rocking has the squared
+    /// frequencies of `K = m g diag(b^2/c - (c - h), a^2/c - (c - h))` against
+    /// `M = [[i_a + m (c - h)^2, i_d], [i_d, i_b + m (c - h)^2]]` (33.8 and 107.2 rad/s).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Rattleback;
+    parameters {
+        m = 1.0, a = 0.20, b = 0.03, c = 0.02, h = 0.01,
+        i_a = 2.0e-4, i_b = 1.6e-3, i_c = 1.7e-3, i_d = -2.0e-5, g = 9.81, mu = 0.3
+    }
+    coordinates { x, y, z, yaw, roll, pitch }
+    frame N;
+    point O;
+    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+    frame K = B.rotate(x, 3.141592653589793);
+    point E = O + N[x, y, z];
+    point G = E + h * K.z;
+    body shell { frame: B, center: G, mass: m, inertia: inertia(K, i_a, i_b, i_c, i_d, 0.0, 0.0) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls shell on ground { surface: ellipsoid(a, b, c), center: E, solve: z, friction: mu }
+    dependent { x, y, z }
+}
+
+crate::nonholonomic! {
+    /// Routh's sphere: a ball of radius `r` whose centre of mass lies `e` from its centre
+    /// on its axis of symmetry (`B.z`), with moments `i_a` (about a diameter through the
+    /// centre of mass) and `i_c` (about the axis), rolling without slipping on level ground.
+    ///
+    /// `(x, y)` is the contact point (under the centre `E`, at height `r`), `yaw`, `roll`,
+    /// `pitch` turn the body frame; speeds `dot(yaw)`, `dot(roll)`, `dot(pitch)`. Besides the
+    /// energy it keeps Jellett's integral `(I_G omega) . (G - contact)` and Routh's integral.
+    /// Spinning upright with its centre of mass above the centre (`e > 0`), it is stable only
+    /// above a critical spin.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct RouthSphere;
+    parameters { m = 2.0, r = 0.15, e = 0.04, i_a = 0.02, i_c = 0.03, g = 9.81, mu = 0.3 }
+    coordinates { x, y, yaw, roll, pitch }
+    frame N;
+    point O;
+    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+    point E = O + N[x, y, r];
+    point G = E + e * B.z;
+    body ball { frame: B, center: G, mass: m, inertia: inertia(B, i_a, i_a, i_c) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls ball on ground { surface: sphere(r), center: E, friction: mu }
+    dependent { x, y }
+}
+
+crate::nonholonomic! {
+    /// The Chaplygin ball: a ball of radius `r` whose centre of mass is its centre and whose
+    /// principal moments `i_1`, `i_2`, `i_3` differ (a ball with its mass placed unevenly),
+    /// rolling without slipping on level ground.
+    ///
+    /// Coordinates as for [`RouthSphere`]. Its angular momentum about the contact point,
+    /// `I omega + m r^2 (omega - (omega . up) up)`, is fixed in space, and so is the energy.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct ChaplyginBall;
+    parameters { m = 1.5, r = 0.12, i_1 = 0.004, i_2 = 0.006, i_3 = 0.009, g = 9.81, mu = 0.3 }
+    coordinates { x, y, yaw, roll, pitch }
+    frame N;
+    point O;
+    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+    point E = O + N[x, y, r];
+    body ball { frame: B, center: E, mass: m, inertia: inertia(B, i_1, i_2, i_3) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls ball on ground { surface: sphere(r), center: E, friction: mu }
+    dependent { x, y }
+}

@@ -1,0 +1,412 @@
+//! Rolling surfaces (`rolls .. { surface: .. }`): the torus's lean mode against its closed
+//! form, the thin torus against the disk, the sphere and the ellipsoid against the same
+//! systems with their contact written by hand, the rattleback's rocking frequencies, and
+//! the first integrals and contact forces along runs.
+
+use nonholo::models::{ChaplyginBall, Rattleback, RollingDisk3d, RouthSphere};
+use nonholo::prelude::*;
+use nonholo::{ContactEvent, ContactLoad, EventKind, Geometry};
+use nonholo_test_models::surfaces::{RattlebackByHand, RollingTorus, RouthByHand, ThinTorus};
+
+use crate::common::rng::SplitMix64;
+
+/// `|a - b| / (1 + |b|)`, the worst over the entries.
+fn worst(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs() / (1.0 + y.abs()))
+        .fold(0.0, f64::max)
+}
+
+fn rhs_of<M: Model>(m: &M, s: &[f64]) -> Vec<f64> {
+    let mut d = vec![0.0; M::DIM];
+    m.rhs(0.0, s, &mut d).unwrap();
+    d
+}
+
+// ---------------------------------------------------------------------------------------
+// The torus
+
+/// The upright torus rolling at spin `omega`: `(lean, dot(yaw), dot(lean))` has the
+/// eigenvalues `0, +-sqrt(lambda^2)` with
+/// `lambda^2 = (m g R A - C (C + m (R + rc)^2) Omega^2) / (A (A + m (R + rc)^2))`.
+#[test]
+fn torus_lean_mode_closed_form() {
+    let tyre = RollingTorus::default();
+    let (m, g, r, rc, a, c) = (tyre.m, tyre.g, tyre.r_major, tyre.rc, tyre.i_a, tyre.i_c);
+    let reach = m * (r + rc) * (r + rc);
+    let critical = (m * g * r * a / (c * (c + reach))).sqrt();
+    let keep = ["lean", "dot(yaw)", "dot(lean)"];
+    let mut worst_d = 0.0f64;
+    for omega in [
+        0.0,
+        0.5 * critical,
+        0.95 * critical,
+        1.05 * critical,
+        3.0 * critical,
+        -2.0 * critical,
+    ] {
+        let mut s = RollingTorus::ZERO_STATE;
+        s[RollingTorus::NQ + 2] = omega; // dot(spin)
+        let lin = linearize(&tyre, 0.0, &s, &Linearize::new().keep(&keep)).unwrap();
+        assert!(lin.max_residual() < 1e-12, "{:?}", lin.residual);
+        let lambda2 = (m * g * r * a - c * (c + reach) * omega * omega) / (a * (a + reach));
+        let root = lambda2.abs().sqrt();
+        let want: [(f64, f64); 3] = if lambda2 > 0.0 {
+            [(-root, 0.0), (0.0, 0.0), (root, 0.0)]
+        } else {
+            [(0.0, -root), (0.0, 0.0), (0.0, root)]
+        };
+        let eig = lin.eigenvalues().unwrap();
+        let mut used = [false; 3];
+        for (re, im) in want {
+            let (k, d) = eig
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !used[*k])
+                .map(|(k, e)| (k, (e.re - re).hypot(e.im - im)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .unwrap();
+            used[k] = true;
+            assert!(
+                d < 1e-9 * (1.0 + root),
+                "Omega {omega}: {eig:?}, want {want:?}"
+            );
+            worst_d = worst_d.max(d);
+        }
+        let max_re = eig.iter().fold(f64::MIN, |x, e| x.max(e.re));
+        assert_eq!(
+            max_re > 1e-6,
+            omega.abs() < critical,
+            "Omega {omega}: {eig:?}"
+        );
+    }
+    println!("torus lean mode: worst |lambda - closed form| {worst_d:e}, critical spin {critical}");
+}
+
+/// A torus of crown radius 0 is the thin disk: the same rhs, energy and contact point.
+#[test]
+fn thin_torus_is_the_disk() {
+    let (torus, disk) = (ThinTorus::default(), RollingDisk3d::default());
+    assert_eq!(ThinTorus::COORDINATES, RollingDisk3d::COORDINATES);
+    assert_eq!(ThinTorus::SPEEDS, RollingDisk3d::SPEEDS);
+    let mut rng = SplitMix64::new(48);
+    let mut w = 0.0f64;
+    for _ in 0..20 {
+        let s = rng.uniform_vec(RollingDisk3d::DIM, -1.2, 1.2);
+        w = w.max(worst(&rhs_of(&torus, &s), &rhs_of(&disk, &s)));
+        let (et, ed) = (
+            torus.energy(0.0, &s).unwrap(),
+            disk.energy(0.0, &s).unwrap(),
+        );
+        w = w.max((et - ed).abs() / (1.0 + ed.abs()));
+        let mut lt = [ContactLoad::ZERO];
+        let mut ld = [ContactLoad::ZERO];
+        torus.contact_loads(0.0, &s, &[], &mut lt).unwrap();
+        disk.contact_loads(0.0, &s, &[], &mut ld).unwrap();
+        w = w.max(worst(&lt[0].force, &ld[0].force));
+        w = w.max(worst(&lt[0].point, &ld[0].point));
+    }
+    assert!(w < 1e-12, "thin torus against the disk: {w:e}");
+    // a crown moves the contact and the dynamics
+    let fat = torus.with_rc(0.05);
+    let s = rng.uniform_vec(RollingDisk3d::DIM, -1.0, 1.0);
+    assert!(worst(&rhs_of(&fat, &s), &rhs_of(&disk, &s)) > 1e-3);
+}
+
+// ---------------------------------------------------------------------------------------
+// Spheres and ellipsoids against their contacts written by hand
+
+#[test]
+fn sphere_against_rows_by_hand() {
+    let (lib, hand) = (RouthSphere::default(), RouthByHand::default());
+    assert_eq!(RouthSphere::SPEEDS, RouthByHand::SPEEDS);
+    let mut rng = SplitMix64::new(4801);
+    let mut w = 0.0f64;
+    for _ in 0..20 {
+        let s = rng.uniform_vec(RouthSphere::DIM, -1.0, 1.0);
+        w = w.max(worst(&rhs_of(&lib, &s), &rhs_of(&hand, &s)));
+        let (el, eh) = (lib.energy(0.0, &s).unwrap(), hand.energy(0.0, &s).unwrap());
+        w = w.max((el - eh).abs() / (1.0 + eh.abs()));
+    }
+    assert!(w < 1e-10, "sphere: {w:e}");
+}
+
+/// A consistent rattleback state: random attitude and rates, the height solved.
+fn rattleback_state(rng: &mut SplitMix64, spread: f64) -> [f64; Rattleback::DIM] {
+    let mut s = [0.0; Rattleback::DIM];
+    for (i, x) in s.iter_mut().enumerate() {
+        *x = if i == 2 {
+            0.02
+        } else {
+            rng.uniform(-spread, spread)
+        };
+    }
+    let mut q = [0.0; Rattleback::NQ];
+    q.copy_from_slice(&s[..Rattleback::NQ]);
+    Rattleback::default()
+        .solve_configuration(0.0, &mut q)
+        .unwrap();
+    s[..Rattleback::NQ].copy_from_slice(&q);
+    s
+}
+
+#[test]
+fn ellipsoid_against_rows_by_hand() {
+    let (lib, hand) = (Rattleback::default(), RattlebackByHand::default());
+    assert_eq!(Rattleback::SPEEDS, RattlebackByHand::SPEEDS);
+    let mut rng = SplitMix64::new(4802);
+    let mut w = 0.0f64;
+    for _ in 0..20 {
+        let s = rattleback_state(&mut rng, 1.0);
+        let mut r = [0.0; 1];
+        hand.configuration_residual(0.0, &s[..Rattleback::NQ], &mut r)
+            .unwrap();
+        assert!(r[0].abs() < 1e-12, "{r:?}");
+        w = w.max(worst(&rhs_of(&lib, &s), &rhs_of(&hand, &s)));
+        let (el, eh) = (lib.energy(0.0, &s).unwrap(), hand.energy(0.0, &s).unwrap());
+        w = w.max((el - eh).abs() / (1.0 + eh.abs()));
+    }
+    assert!(w < 1e-10, "ellipsoid: {w:e}");
+}
+
+/// At rest on its lowest point the rattleback rocks with the squared frequencies of
+/// `det(K - w^2 M) = 0`, `K = m g diag(b^2/c - (c - h), a^2/c - (c - h))`,
+/// `M = [[A + m (c - h)^2, D], [D, B + m (c - h)^2]]`.
+#[test]
+fn rattleback_rocking_frequencies() {
+    let rb = Rattleback::default();
+    let mut s = Rattleback::ZERO_STATE;
+    s[2] = rb.c;
+    let keep = ["roll", "pitch", "dot(roll)", "dot(pitch)"];
+    let lin = linearize(&rb, 0.0, &s, &Linearize::new().keep(&keep)).unwrap();
+    assert!(lin.max_residual() < 1e-12, "{:?}", lin.residual);
+    let d = rb.c - rb.h;
+    let (k1, k2) = (
+        rb.m * rb.g * (rb.b * rb.b / rb.c - d),
+        rb.m * rb.g * (rb.a * rb.a / rb.c - d),
+    );
+    let (m11, m22, m12) = (rb.i_a + rb.m * d * d, rb.i_b + rb.m * d * d, rb.i_d);
+    // det([[k1 - x m11, -x m12], [-x m12, k2 - x m22]]) = 0, x = w^2
+    let qa = m11 * m22 - m12 * m12;
+    let qb = -(k1 * m22 + k2 * m11);
+    let qc = k1 * k2;
+    let disc = (qb * qb - 4.0 * qa * qc).sqrt();
+    let mut want = [(-qb - disc) / (2.0 * qa), (-qb + disc) / (2.0 * qa)];
+    want.sort_by(f64::total_cmp);
+    let eig = lin.eigenvalues().unwrap();
+    let mut got: Vec<f64> = eig
+        .iter()
+        .filter(|e| e.im > 0.0)
+        .map(|e| e.im * e.im)
+        .collect();
+    got.sort_by(f64::total_cmp);
+    assert_eq!(got.len(), 2, "{eig:?}");
+    for (x, y) in got.iter().zip(&want) {
+        assert!((x - y).abs() < 1e-9 * y, "{got:?} against {want:?}");
+    }
+    assert!(eig.iter().all(|e| e.re.abs() < 1e-9), "{eig:?}");
+    println!(
+        "rattleback at rest: {:.4} and {:.4} rad/s",
+        got[0].sqrt(),
+        got[1].sqrt()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// First integrals and forces along runs
+
+/// Column `j` of frame `name`'s rotation matrix (its unit vector in root components).
+fn axis_of<M: Geometry>(m: &M, name: &str, q: &[f64], j: usize) -> [f64; 3] {
+    let k = M::FRAMES.iter().position(|f| *f == name).unwrap();
+    let mut r = vec![[[0.0; 3]; 3]; M::FRAMES.len()];
+    m.frame_orientations(0.0, q, &mut r).unwrap();
+    [r[k][0][j], r[k][1][j], r[k][2][j]]
+}
+
+fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// The angular velocity of `B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch)` from
+/// the state `[x, y, yaw, roll, pitch | dot(yaw), dot(roll), dot(pitch)]`.
+fn omega_of(s: &[f64]) -> [f64; 3] {
+    let (yaw, roll) = (s[2], s[3]);
+    let (wy, wr, wp) = (s[5], s[6], s[7]);
+    let ex = [yaw.cos(), yaw.sin(), 0.0];
+    let ey = [-yaw.sin() * roll.cos(), yaw.cos() * roll.cos(), roll.sin()];
+    [0, 1, 2].map(|i| wr * ex[i] + wp * ey[i] + if i == 2 { wy } else { 0.0 })
+}
+
+/// `I omega` in root components, `I = diag(moments)` along B's axes.
+fn momentum<M: Geometry>(m: &M, q: &[f64], w: [f64; 3], moments: [f64; 3]) -> [f64; 3] {
+    let axes = [0, 1, 2].map(|j| axis_of(m, "B", q, j));
+    let mut out = [0.0; 3];
+    for (e, i) in axes.iter().zip(moments) {
+        let c = i * dot3(*e, w);
+        for k in 0..3 {
+            out[k] += c * e[k];
+        }
+    }
+    out
+}
+
+/// Routh's sphere keeps its energy and Jellett's integral `(I_G omega) . (G - P)` along a
+/// tumbling run.
+#[test]
+fn routh_sphere_keeps_energy_and_jellett() {
+    let ball = RouthSphere::default();
+    let start = [0.0, 0.0, 0.3, 0.4, -0.2, 4.0, 1.0, -0.5];
+    let o = Options::default()
+        .rtol(1e-11)
+        .atol(1e-11)
+        .sample_every(0.05);
+    let tr = simulate(&ball, &start, 0.0..5.0, &o).unwrap();
+    let jellett = |s: &[f64]| {
+        let w = omega_of(s);
+        let l = momentum(&ball, &s[..5], w, [ball.i_a, ball.i_a, ball.i_c]);
+        let bz = axis_of(&ball, "B", &s[..5], 2);
+        let gp = [0, 1, 2].map(|k| ball.e * bz[k] + if k == 2 { ball.r } else { 0.0 });
+        dot3(l, gp)
+    };
+    let e = tr.energy(&ball).unwrap();
+    let j0 = jellett(tr.state(0).unwrap());
+    let (mut de, mut dj) = (0.0f64, 0.0f64);
+    for i in 0..tr.len() {
+        de = de.max((e[i] - e[0]).abs() / e[0].abs());
+        dj = dj.max((jellett(tr.state(i).unwrap()) - j0).abs() / j0.abs());
+    }
+    assert!(de < 1e-8 && dj < 1e-8, "energy {de:e}, Jellett {dj:e}");
+    assert!(tr.max_constraint_residual(&ball).unwrap() < 1e-9);
+}
+
+/// The Chaplygin ball's angular momentum about the contact point,
+/// `I omega + m r^2 (omega - (omega . up) up)`, is fixed in space, and its energy too.
+#[test]
+fn chaplygin_ball_keeps_its_momentum_about_the_contact() {
+    let ball = ChaplyginBall::default();
+    let start = [0.0, 0.0, 0.1, 0.2, 0.3, 2.0, -1.0, 3.0];
+    let o = Options::default()
+        .rtol(1e-11)
+        .atol(1e-11)
+        .sample_every(0.05);
+    let tr = simulate(&ball, &start, 0.0..5.0, &o).unwrap();
+    let k = |s: &[f64]| {
+        let w = omega_of(s);
+        let l = momentum(&ball, &s[..5], w, [ball.i_1, ball.i_2, ball.i_3]);
+        let mr2 = ball.m * ball.r * ball.r;
+        [l[0] + mr2 * w[0], l[1] + mr2 * w[1], l[2]]
+    };
+    let e = tr.energy(&ball).unwrap();
+    let k0 = k(tr.state(0).unwrap());
+    let scale = dot3(k0, k0).sqrt();
+    let (mut de, mut dk) = (0.0f64, 0.0f64);
+    for i in 0..tr.len() {
+        de = de.max((e[i] - e[0]).abs() / e[0].abs());
+        let ki = k(tr.state(i).unwrap());
+        dk = dk.max((0..3).map(|c| (ki[c] - k0[c]).abs()).fold(0.0, f64::max) / scale);
+    }
+    assert!(de < 1e-8 && dk < 1e-8, "energy {de:e}, momentum {dk:e}");
+}
+
+/// Newton's law on the ball along a run: the contact force plus gravity is `m a_G`, and
+/// its moment about G is the rate of `I_G omega` (by differences of the samples).
+#[test]
+fn sphere_contact_force_is_newtons() {
+    let ball = RouthSphere::default();
+    let start = [0.0, 0.0, 0.3, 0.4, -0.2, 4.0, 1.0, -0.5];
+    let dt = 1e-3;
+    let o = Options::default().rtol(1e-12).atol(1e-12).sample_every(dt);
+    let tr = simulate(&ball, &start, 0.0..0.5, &o).unwrap();
+    let loads = tr.contact_loads(&ball).unwrap();
+    let g_of = |s: &[f64]| {
+        let bz = axis_of(&ball, "B", &s[..5], 2);
+        [
+            s[0] + ball.e * bz[0],
+            s[1] + ball.e * bz[1],
+            ball.r + ball.e * bz[2],
+        ]
+    };
+    let l_of = |s: &[f64]| momentum(&ball, &s[..5], omega_of(s), [ball.i_a, ball.i_a, ball.i_c]);
+    let mut worst_f = 0.0f64;
+    let mut worst_m = 0.0f64;
+    for i in 1..tr.len() - 1 {
+        let (a, b, c) = (
+            tr.state(i - 1).unwrap(),
+            tr.state(i).unwrap(),
+            tr.state(i + 1).unwrap(),
+        );
+        let (ga, gb, gc) = (g_of(a), g_of(b), g_of(c));
+        let f = loads[i][0].force;
+        for k in 0..3 {
+            let acc = (ga[k] - 2.0 * gb[k] + gc[k]) / (dt * dt);
+            let weight = if k == 2 { -ball.m * ball.g } else { 0.0 };
+            worst_f = worst_f.max((f[k] + weight - ball.m * acc).abs());
+        }
+        let (la, lc) = (l_of(a), l_of(c));
+        let p = loads[i][0].point;
+        let arm = [p[0] - gb[0], p[1] - gb[1], p[2] - gb[2]];
+        let moment = cross3(arm, f);
+        for k in 0..3 {
+            worst_m = worst_m.max((moment[k] - (lc[k] - la[k]) / (2.0 * dt)).abs());
+        }
+        assert!(loads[i][0].normal > 0.0);
+    }
+    let weight = ball.m * ball.g;
+    assert!(worst_f < 1e-4 * weight, "force {worst_f:e}");
+    assert!(worst_m < 1e-4 * weight * ball.r, "moment {worst_m:e}");
+}
+
+/// A uniform ball thrown sliding at `v0` without spin slides for `2 v0 / (7 mu g)` and then
+/// rolls at `5 v0 / 7`, its friction `mu m g` against the slip meanwhile.
+#[test]
+fn a_ball_thrown_sliding_rolls_after_2_v0_over_7_mu_g() {
+    let ball = ChaplyginBall::default();
+    let i = 0.4 * ball.m * ball.r * ball.r;
+    let ball = ball.with_i_1(i).with_i_2(i).with_i_3(i);
+    let v0 = 2.0;
+    let o = Options::default()
+        .rtol(1e-11)
+        .atol(1e-12)
+        .sample_every(0.01);
+    let tr = simulate_hybrid(&ball, &[0.0; 5], &[v0, 0.0, 0.0, 0.0, 0.0], 0.0..1.5, &o).unwrap();
+    let ts = 2.0 * v0 / (7.0 * ball.mu * ball.g);
+    let [event] = tr.events() else {
+        panic!("one event: {:?}", tr.events())
+    };
+    assert_eq!(
+        event.kind,
+        EventKind::Contact {
+            contact: "ball on ground",
+            event: ContactEvent::Stick
+        }
+    );
+    assert!((event.t - ts).abs() < 1e-8, "{} against {ts}", event.t);
+    let loads = tr.contact_loads(&ball).unwrap();
+    let (m, g, mu, r) = (ball.m, ball.g, ball.mu, ball.r);
+    for (k, &t) in tr.times().iter().enumerate() {
+        let x = tr.state(k).unwrap();
+        let load = loads[k][0];
+        assert!(
+            (load.normal - m * g).abs() < 1e-8,
+            "N at {t}: {}",
+            load.normal
+        );
+        if tr.sliding(k).unwrap()[0] {
+            assert!((x[5] - (v0 - mu * g * t)).abs() < 1e-8, "v at {t}");
+            assert!((r * x[9] - 2.5 * mu * g * t).abs() < 1e-8, "spin at {t}");
+            assert!((load.force[0] + mu * m * g).abs() < 1e-8 && load.force[1].abs() < 1e-8);
+        } else {
+            assert!((x[5] - 5.0 * v0 / 7.0).abs() < 1e-8, "rolling speed at {t}");
+            assert!(load.tangential() < 1e-8);
+        }
+    }
+}
