@@ -588,4 +588,4 @@ mod rimless_wheel;
 pub use rimless_wheel::RimlessWheel;
 
 mod rolling_bodies;
-pub use rolling_bodies::{ChaplyginBall, Rattleback, RouthSphere};
+pub use rolling_bodies::{ChaplyginBall, Rattleback, RouthSphere, TippeTop};

@@ -133,7 +133,8 @@ pub enum Shape {
 /// nothing except [`Geometry::scene`] (not a per-step call).
 pub trait Geometry: Model {
     /// The points: declared ones (the origin first), then `"W.center"` of every body and
-    /// particle and `"W.contact"` of every rolling wheel.
+    /// particle, `"W.contact"` of every rolling body, and `"W.surface"`, the centre of a
+    /// rolling surface that is not its body's centre of mass (a rattleback's shell).
     const POINTS: &'static [&'static str];
     /// The declared frames, the root first.
     const FRAMES: &'static [&'static str];
@@ -167,7 +168,8 @@ pub trait Geometry: Model {
     /// name not in [`Geometry::POINTS`].
     fn position(&self, name: &str, t: f64, q: &[f64]) -> Result<[f64; 3], Error>;
 
-    /// The default scene: every rolling wheel a disk of its radius in its plane, every body
+    /// The default scene: every rolling wheel a disk of its radius in its plane (a torus, a
+    /// sphere, an ellipsoid: the surface itself), every other body
     /// its inertia ellipsoid (the uniform ellipsoid with the body's mass and inertia), every
     /// plane a grid, every particle a dot; then the shapes of the model's `draw { .. }`
     /// section, if any.

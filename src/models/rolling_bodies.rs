@@ -84,3 +84,67 @@ crate::nonholonomic! {
     rolls ball on ground { surface: sphere(r), center: E, friction: mu }
     dependent { x, y }
 }
+
+crate::nonholonomic! {
+    /// The tippe top of Leine and Glocker 2003 (Eur. J. Mech. A 22:361): a sphere of radius
+    /// `r` whose centre of mass G lies `a` below its centre on the axis (`B.z`, up when it
+    /// stands), a stem ending in a sphere of radius `r_s` centred `l_s` above G, moments `i_1`
+    /// (about a diameter through G) and `i_3` (about the axis), Coulomb friction `mu` at the
+    /// contact. Spun fast on its sphere it slides, and the friction turns it over onto its
+    /// stem, raising G ([`stem_touches`](Self::stem_touches)).
+    ///
+    /// `(x, y)` is the contact point (under the sphere's centre `E`, at height `r`); `psi`,
+    /// `theta`, `phi` are the Euler angles (precession, nutation from the vertical, spin).
+    /// Friction here is Coulomb's at a point only (Leine and Glocker add drilling friction),
+    /// so the times of its turn differ from their figures. Sliding or rolling it keeps
+    /// Jellett's integral `(I_G omega) . (G - contact)`; sliding, the energy falls.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct TippeTop;
+    parameters {
+        m = 0.006, r = 0.015, a = 0.003, i_1 = 8.0e-7, i_3 = 7.0e-7,
+        r_s = 0.005, l_s = 0.016, g = 9.81, mu = 0.3
+    }
+    coordinates { x, y, psi, theta, phi }
+    frame N;
+    point O;
+    frame L = N.rotate(z, psi).rotate(x, theta);
+    frame B = L.rotate(z, phi);
+    point E = O + N[x, y, r];
+    point G = E - a * B.z;
+    point S = G + l_s * B.z;
+    body top { frame: B, center: G, mass: m, inertia: inertia(L, i_1, i_1, i_3) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls top on ground { surface: sphere(r), center: E, friction: mu }
+    draw {
+        segment { from: G, to: S, color: black };
+        sphere { center: S, radius: r_s, color: gray };
+    }
+    dependent { x, y }
+}
+
+impl TippeTop {
+    /// The height of the stem's lowest point above the ground, `r + (l_s - a) cos(theta) -
+    /// r_s`, at the coordinates `q`: the top is on its sphere alone while it is positive, and
+    /// a run is stopped where it reaches zero
+    /// ([`Options::stop_when`](crate::Options::stop_when) with `|_, s| top.stem_clearance(s)`).
+    ///
+    /// ```
+    /// let top = nonholo::models::TippeTop::default();
+    /// assert!((top.stem_clearance(&[0.0; 5]) - 0.023).abs() < 1e-12);
+    /// ```
+    pub fn stem_clearance(&self, q: &[f64]) -> f64 {
+        self.r + (self.l_s - self.a) * crate::Scalar::cos(q[3]) - self.r_s
+    }
+
+    /// The nutation at which the stem touches the ground,
+    /// `acos((r_s - r) / (l_s - a))` (about 2.45 rad).
+    ///
+    /// ```
+    /// let top = nonholo::models::TippeTop::default();
+    /// assert!((top.stem_touches() - 2.4494).abs() < 1e-4);
+    /// ```
+    pub fn stem_touches(&self) -> f64 {
+        crate::Scalar::acos((self.r_s - self.r) / (self.l_s - self.a))
+    }
+}

@@ -3,7 +3,7 @@
 //! systems with their contact written by hand, the rattleback's rocking frequencies, and
 //! the first integrals and contact forces along runs.
 
-use nonholo::models::{ChaplyginBall, Rattleback, RollingDisk3d, RouthSphere};
+use nonholo::models::{ChaplyginBall, Rattleback, RollingDisk3d, RouthSphere, TippeTop};
 use nonholo::prelude::*;
 use nonholo::{ContactEvent, ContactLoad, EventKind, Geometry};
 use nonholo_test_models::surfaces::{RattlebackByHand, RollingTorus, RouthByHand, ThinTorus};
@@ -409,4 +409,98 @@ fn a_ball_thrown_sliding_rolls_after_2_v0_over_7_mu_g() {
             assert!(load.tangential() < 1e-8);
         }
     }
+}
+
+/// The tippe top spun about the vertical slides, and the friction turns it over until its
+/// stem touches the ground; meanwhile Jellett's integral `(I_G omega) . (G - contact)` stays,
+/// the energy falls and the centre of mass rises.
+#[test]
+fn the_tippe_top_slides_over_onto_its_stem_keeping_jellett() {
+    let top = TippeTop::default().with_mu(0.2);
+    let (spin, tilt) = (180.0, 0.1);
+    let q0 = [0.0, 0.0, 0.0, tilt, 0.0];
+    let qd0 = [-spin * top.a * f64::sin(tilt), 0.0, spin, 0.0, 0.0];
+    let o = Options::default()
+        .rtol(1e-10)
+        .atol(1e-12)
+        .sample_every(0.01)
+        .stop_when(move |_, s| top.stem_clearance(&s[..TippeTop::NQ]));
+    let tr = simulate_hybrid(&top, &q0, &qd0, 0.0..5.0, &o).unwrap();
+    let t_end = tr.event_time().expect("the stem touches");
+    let (_, last) = tr.last().unwrap();
+    assert!((last[3] - top.stem_touches()).abs() < 1e-8, "{}", last[3]);
+    assert!(tr.events().is_empty(), "{:?}", tr.events());
+    // omega, k = B.z and I_G omega from [q, dot(q)] (Euler angles z-x-z)
+    let parts = |s: &[f64]| {
+        let (psi, th) = (s[2], s[3]);
+        let (dpsi, dth, dphi) = (s[7], s[8], s[9]);
+        let k = [psi.sin() * th.sin(), -psi.cos() * th.sin(), th.cos()];
+        let e1 = [psi.cos(), psi.sin(), 0.0];
+        let w = [0, 1, 2].map(|i| dth * e1[i] + dphi * k[i] + if i == 2 { dpsi } else { 0.0 });
+        let wk = dot3(w, k);
+        let l = [0, 1, 2].map(|i| top.i_1 * w[i] + (top.i_3 - top.i_1) * wk * k[i]);
+        (w, k, l)
+    };
+    let jellett = |s: &[f64]| {
+        let (_, k, l) = parts(s);
+        let gp = [0, 1, 2].map(|i| -top.a * k[i] + if i == 2 { top.r } else { 0.0 });
+        dot3(l, gp)
+    };
+    let energy = |s: &[f64]| {
+        let (w, k, l) = parts(s);
+        let wxk = cross3(w, k);
+        let v = [
+            s[5] - top.a * wxk[0],
+            s[6] - top.a * wxk[1],
+            -top.a * wxk[2],
+        ];
+        0.5 * top.m * dot3(v, v) + 0.5 * dot3(w, l) + top.m * top.g * (top.r - top.a * k[2])
+    };
+    let j0 = jellett(tr.state(0).unwrap());
+    let mut e_prev = f64::INFINITY;
+    let mut worst_j = 0.0f64;
+    for i in 0..tr.len() {
+        let s = tr.state(i).unwrap();
+        assert!(tr.sliding(i).unwrap()[0], "slides throughout");
+        worst_j = worst_j.max((jellett(s) - j0).abs() / j0.abs());
+        let e = energy(s);
+        assert!(e <= e_prev + 1e-12, "the energy rises at {}", tr.times()[i]);
+        e_prev = e;
+    }
+    assert!(worst_j < 1e-8, "Jellett {worst_j:e}");
+    let e0 = energy(tr.state(0).unwrap());
+    assert!(e_prev < 0.9 * e0, "energy {e0} -> {e_prev}");
+    println!("tippe top at mu 0.2: the stem touches at {t_end:.4} s, Jellett kept to {worst_j:e}");
+}
+
+/// The default scene draws each surface as itself: the rattleback's shell about its own
+/// centre (`shell.surface`, away from the centre of mass), the torus as a torus.
+#[test]
+fn surfaces_are_drawn_as_their_shapes() {
+    use nonholo::Shape;
+    let rb = Rattleback::default();
+    let at = Rattleback::point_index("shell.surface").unwrap();
+    let k = Rattleback::frame_index("B").unwrap();
+    let want = [[rb.a, 0.0, 0.0], [0.0, rb.b, 0.0], [0.0, 0.0, rb.c]];
+    assert!(
+        rb.scene().iter().any(|s| matches!(s,
+            Shape::Ellipsoid { center, frame, axes, .. } if *center == at && *frame == k && *axes == want)),
+        "{:?}",
+        rb.scene()
+    );
+    let mut q = [0.0, 0.0, 0.0, 0.2, -0.1, 0.0];
+    rb.solve_configuration(0.0, &mut q).unwrap();
+    let e = rb.position("E", 0.0, &q).unwrap();
+    assert_eq!(rb.position("shell.surface", 0.0, &q).unwrap(), e);
+
+    let tyre = RollingTorus::default();
+    let at = RollingTorus::point_index("tyre.center").unwrap();
+    assert!(
+        tyre.scene().iter().any(|s| matches!(s,
+            Shape::Torus { center, major, crown, .. } if *center == at && *major == tyre.r_major && *crown == tyre.rc)),
+        "{:?}",
+        tyre.scene()
+    );
+    // the ball centred at its centre of mass needs no point of its own
+    assert!(!ChaplyginBall::POINTS.contains(&"ball.surface"));
 }
