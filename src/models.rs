@@ -505,7 +505,8 @@ macro_rules! whipple_bicycle_model {
                 x_b = 0.3, z_b = -0.9, m_b = 85.0, i_bxx = 9.2, i_byy = 11.0, i_bzz = 2.8, i_bxz = 2.4,
                 x_h = 0.9, z_h = -0.7, m_h = 4.0,
                 i_hxx = 0.05892, i_hyy = 0.06, i_hzz = 0.00708, i_hxz = -0.00756,
-                r_f = 0.35, m_f = 3.0, i_fxx = 0.1405, i_fyy = 0.28
+                r_f = 0.35, m_f = 3.0, i_fxx = 0.1405, i_fyy = 0.28,
+                t_r = 0.0, t_f = 0.0
             }
             inputs { t_roll, t_steer, t_rear }
             coordinates { x, y, yaw, roll, pitch, th_r, steer, th_f }
@@ -519,7 +520,7 @@ macro_rules! whipple_bicycle_model {
             frame WR = B.rotate(y, th_r);
             frame WF = H.rotate(y, th_f);
             point P_r = O + N[x, y, 0.0];
-            point R_o = P_r - r_r * R.z;
+            point R_o = P_r - t_r * N.z - (r_r - t_r) * R.z;
             point B_c = R_o + B[x_b, 0.0, z_b + r_r];
             point S_a = R_o + B[w + c, 0.0, r_r];
             point F_o = S_a + H[-c, 0.0, -r_f];
@@ -536,8 +537,8 @@ macro_rules! whipple_bicycle_model {
             body front_wheel { frame: WF, center: F_o, mass: m_f, inertia: inertia(H, i_fxx, i_fyy, i_fxx) }
             gravity = g * N.z;
             plane ground { point: O, up: -N.z }
-            rolls rear_wheel on ground { center: R_o, axis: B.y, radius: r_r, contact: P_r }
-            rolls front_wheel on ground { center: F_o, axis: H.y, radius: r_f, solve: pitch }
+            rolls rear_wheel on ground { surface: torus(r_r - t_r, t_r), center: R_o, axis: B.y, contact: P_r }
+            rolls front_wheel on ground { surface: torus(r_f - t_f, t_f), center: F_o, axis: H.y, solve: pitch }
             forces {
                 on rear_frame: t_roll * A.x;
                 between fork, rear_frame: t_steer * S.z;

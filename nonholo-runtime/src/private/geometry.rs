@@ -71,7 +71,27 @@ pub fn inertia_ellipsoid(m: f64, inertia: [f64; 6]) -> [[f64; 3]; 3] {
     })
 }
 
-/// The shapes of an emitted scene as a `Vec`.
+/// The shapes of an emitted scene as a `Vec`; a torus whose crown radius is 0 at these
+/// parameters (a tyre model run as the thin disk) is drawn as the disk it is.
 pub fn to_shapes<const N: usize>(shapes: [crate::Shape; N]) -> Vec<crate::Shape> {
-    shapes.into_iter().collect()
+    shapes
+        .into_iter()
+        .map(|s| match s {
+            crate::Shape::Torus {
+                center,
+                frame,
+                normal,
+                major,
+                crown,
+                color,
+            } if crown == 0.0 => crate::Shape::Disk {
+                center,
+                frame,
+                normal,
+                radius: major,
+                color,
+            },
+            other => other,
+        })
+        .collect()
 }
