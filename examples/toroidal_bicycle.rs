@@ -44,7 +44,10 @@ fn first_root(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> Option<f64> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{:>8} {:>16} {:>16}", "crown", "weave (m/s)", "capsize (m/s)");
+    println!(
+        "{:>8} {:>16} {:>16}",
+        "crown", "weave (m/s)", "capsize (m/s)"
+    );
     for crown in [0.0, 0.01, 0.02, 0.03, 0.04, 0.05] {
         let bike = WhippleBicycle::default().with_t_r(crown).with_t_f(crown);
         // weave: the Hurwitz determinant c3 c2 c1 - c1^2 - c0 c3^2 of s^4 + c3 s^3 + .. + c0

@@ -1,7 +1,43 @@
-//! Bodies that roll on a plane by their surface: the rattleback, Routh's sphere and the
-//! Chaplygin ball, each written with `rolls .. { surface: .. }`.
+//! Bodies that roll on a plane by their surface: the rattleback, Routh's sphere, the
+//! Chaplygin ball and the tippe top, each written with `rolls .. { surface: .. }`.
 
-crate::nonholonomic! {
+/// The physics of [`models::Rattleback`](crate::models::Rattleback) — parameters, coordinates,
+/// frames, the body, gravity and its rolling contact — as a macro, to derive the same system
+/// with other speeds or another formulation: append the parametrization and `formulation`.
+///
+/// ```
+/// nonholo::rattleback_model! {
+///     /// The same system, through Lagrange's multipliers.
+///     pub struct Mine;
+///     formulation = multipliers;
+/// }
+/// ```
+#[macro_export]
+macro_rules! rattleback_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters {
+                m = 1.0, a = 0.20, b = 0.03, c = 0.02, h = 0.01,
+                i_a = 2.0e-4, i_b = 1.6e-3, i_c = 1.7e-3, i_d = -2.0e-5, g = 9.81, mu = 0.3
+            }
+            coordinates { x, y, z, yaw, roll, pitch }
+            frame N;
+            point O;
+            frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+            frame K = B.rotate(x, 3.141592653589793);
+            point E = O + N[x, y, z];
+            point G = E + h * K.z;
+            body shell { frame: B, center: G, mass: m, inertia: inertia(K, i_a, i_b, i_c, i_d, 0.0, 0.0) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls shell on ground { surface: ellipsoid(a, b, c), center: E, solve: z, friction: mu }
+            $($rest)*
+        }
+    };
+}
+
+rattleback_model! {
     /// The rattleback (celt) of Kane and Levinson 1982 (J. Appl. Mech. 49:345): an
     /// ellipsoidal shell of semi-axes `a`, `b`, `c` rolling without slipping on level ground,
     /// its centre of mass `h` below the shell's centre, its inertia about the centre of mass
@@ -19,25 +55,42 @@ crate::nonholonomic! {
     /// `M = [[i_a + m (c - h)^2, i_d], [i_d, i_b + m (c - h)^2]]` (33.8 and 107.2 rad/s).
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct Rattleback;
-    parameters {
-        m = 1.0, a = 0.20, b = 0.03, c = 0.02, h = 0.01,
-        i_a = 2.0e-4, i_b = 1.6e-3, i_c = 1.7e-3, i_d = -2.0e-5, g = 9.81, mu = 0.3
-    }
-    coordinates { x, y, z, yaw, roll, pitch }
-    frame N;
-    point O;
-    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
-    frame K = B.rotate(x, 3.141592653589793);
-    point E = O + N[x, y, z];
-    point G = E + h * K.z;
-    body shell { frame: B, center: G, mass: m, inertia: inertia(K, i_a, i_b, i_c, i_d, 0.0, 0.0) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls shell on ground { surface: ellipsoid(a, b, c), center: E, solve: z, friction: mu }
     dependent { x, y, z }
 }
 
-crate::nonholonomic! {
+/// The physics of [`models::RouthSphere`](crate::models::RouthSphere) — parameters, coordinates,
+/// frames, the body, gravity and its rolling contact — as a macro, to derive the same system
+/// with other speeds or another formulation: append the parametrization and `formulation`.
+///
+/// ```
+/// nonholo::routh_sphere_model! {
+///     /// The same system, through Lagrange's multipliers.
+///     pub struct Mine;
+///     formulation = multipliers;
+/// }
+/// ```
+#[macro_export]
+macro_rules! routh_sphere_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters { m = 2.0, r = 0.15, e = 0.04, i_a = 0.02, i_c = 0.03, g = 9.81, mu = 0.3 }
+            coordinates { x, y, yaw, roll, pitch }
+            frame N;
+            point O;
+            frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+            point E = O + N[x, y, r];
+            point G = E + e * B.z;
+            body ball { frame: B, center: G, mass: m, inertia: inertia(B, i_a, i_a, i_c) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls ball on ground { surface: sphere(r), center: E, friction: mu }
+            $($rest)*
+        }
+    };
+}
+
+routh_sphere_model! {
     /// Routh's sphere: a ball of radius `r` whose centre of mass lies `e` from its centre
     /// on its axis of symmetry (`B.z`), with moments `i_a` (about a diameter through the
     /// centre of mass) and `i_c` (about the axis), rolling without slipping on level ground.
@@ -49,21 +102,41 @@ crate::nonholonomic! {
     /// above a critical spin.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct RouthSphere;
-    parameters { m = 2.0, r = 0.15, e = 0.04, i_a = 0.02, i_c = 0.03, g = 9.81, mu = 0.3 }
-    coordinates { x, y, yaw, roll, pitch }
-    frame N;
-    point O;
-    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
-    point E = O + N[x, y, r];
-    point G = E + e * B.z;
-    body ball { frame: B, center: G, mass: m, inertia: inertia(B, i_a, i_a, i_c) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls ball on ground { surface: sphere(r), center: E, friction: mu }
     dependent { x, y }
 }
 
-crate::nonholonomic! {
+/// The physics of [`models::ChaplyginBall`](crate::models::ChaplyginBall) — parameters, coordinates,
+/// frames, the body, gravity and its rolling contact — as a macro, to derive the same system
+/// with other speeds or another formulation: append the parametrization and `formulation`.
+///
+/// ```
+/// nonholo::chaplygin_ball_model! {
+///     /// The same system, through Lagrange's multipliers.
+///     pub struct Mine;
+///     formulation = multipliers;
+/// }
+/// ```
+#[macro_export]
+macro_rules! chaplygin_ball_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters { m = 1.5, r = 0.12, i_1 = 0.004, i_2 = 0.006, i_3 = 0.009, g = 9.81, mu = 0.3 }
+            coordinates { x, y, yaw, roll, pitch }
+            frame N;
+            point O;
+            frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+            point E = O + N[x, y, r];
+            body ball { frame: B, center: E, mass: m, inertia: inertia(B, i_1, i_2, i_3) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls ball on ground { surface: sphere(r), center: E, friction: mu }
+            $($rest)*
+        }
+    };
+}
+
+chaplygin_ball_model! {
     /// The Chaplygin ball: a ball of radius `r` whose centre of mass is its centre and whose
     /// principal moments `i_1`, `i_2`, `i_3` differ (a ball with its mass placed unevenly),
     /// rolling without slipping on level ground.
@@ -72,20 +145,51 @@ crate::nonholonomic! {
     /// `I omega + m r^2 (omega - (omega . up) up)`, is fixed in space, and so is the energy.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct ChaplyginBall;
-    parameters { m = 1.5, r = 0.12, i_1 = 0.004, i_2 = 0.006, i_3 = 0.009, g = 9.81, mu = 0.3 }
-    coordinates { x, y, yaw, roll, pitch }
-    frame N;
-    point O;
-    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
-    point E = O + N[x, y, r];
-    body ball { frame: B, center: E, mass: m, inertia: inertia(B, i_1, i_2, i_3) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls ball on ground { surface: sphere(r), center: E, friction: mu }
     dependent { x, y }
 }
 
-crate::nonholonomic! {
+/// The physics of [`models::TippeTop`](crate::models::TippeTop) — parameters, coordinates,
+/// frames, the body, gravity and its rolling contact — as a macro, to derive the same system
+/// with other speeds or another formulation: append the parametrization and `formulation`.
+///
+/// ```
+/// nonholo::tippe_top_model! {
+///     /// The same system, through Lagrange's multipliers.
+///     pub struct Mine;
+///     formulation = multipliers;
+/// }
+/// ```
+#[macro_export]
+macro_rules! tippe_top_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters {
+                m = 0.006, r = 0.015, a = 0.003, i_1 = 8.0e-7, i_3 = 7.0e-7,
+                r_s = 0.005, l_s = 0.016, g = 9.81, mu = 0.3
+            }
+            coordinates { x, y, psi, theta, phi }
+            frame N;
+            point O;
+            frame L = N.rotate(z, psi).rotate(x, theta);
+            frame B = L.rotate(z, phi);
+            point E = O + N[x, y, r];
+            point G = E - a * B.z;
+            point S = G + l_s * B.z;
+            body top { frame: B, center: G, mass: m, inertia: inertia(L, i_1, i_1, i_3) }
+            gravity = -g * N.z;
+            plane ground { point: O, up: N.z }
+            rolls top on ground { surface: sphere(r), center: E, friction: mu }
+            draw {
+                segment { from: G, to: S, color: black };
+                sphere { center: S, radius: r_s, color: gray };
+            }
+            $($rest)*
+        }
+    };
+}
+
+tippe_top_model! {
     /// The tippe top of Leine and Glocker 2003 (Eur. J. Mech. A 22:361): a sphere of radius
     /// `r` whose centre of mass G lies `a` below its centre on the axis (`B.z`, up when it
     /// stands), a stem ending in a sphere of radius `r_s` centred `l_s` above G, moments `i_1`
@@ -100,26 +204,6 @@ crate::nonholonomic! {
     /// Jellett's integral `(I_G omega) . (G - contact)`; sliding, the energy falls.
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct TippeTop;
-    parameters {
-        m = 0.006, r = 0.015, a = 0.003, i_1 = 8.0e-7, i_3 = 7.0e-7,
-        r_s = 0.005, l_s = 0.016, g = 9.81, mu = 0.3
-    }
-    coordinates { x, y, psi, theta, phi }
-    frame N;
-    point O;
-    frame L = N.rotate(z, psi).rotate(x, theta);
-    frame B = L.rotate(z, phi);
-    point E = O + N[x, y, r];
-    point G = E - a * B.z;
-    point S = G + l_s * B.z;
-    body top { frame: B, center: G, mass: m, inertia: inertia(L, i_1, i_1, i_3) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls top on ground { surface: sphere(r), center: E, friction: mu }
-    draw {
-        segment { from: G, to: S, color: black };
-        sphere { center: S, radius: r_s, color: gray };
-    }
     dependent { x, y }
 }
 

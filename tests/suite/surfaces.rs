@@ -6,7 +6,10 @@
 use nonholo::models::{ChaplyginBall, Rattleback, RollingDisk3d, RouthSphere, TippeTop};
 use nonholo::prelude::*;
 use nonholo::{ContactEvent, ContactLoad, EventKind, Geometry};
-use nonholo_test_models::surfaces::{RattlebackByHand, RollingTorus, RouthByHand, ThinTorus};
+use nonholo_test_models::surfaces::{
+    RattlebackBh, RattlebackByHand, RattlebackMu, RattlebackVo, RollingTorus, RouthByHand,
+    ThinTorus, TippeTopMu, TippeTopVo,
+};
 
 use crate::common::rng::SplitMix64;
 
@@ -503,4 +506,84 @@ fn surfaces_are_drawn_as_their_shapes() {
     );
     // the ball centred at its centre of mass needs no point of its own
     assert!(!ChaplyginBall::POINTS.contains(&"ball.surface"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Every formulation
+
+/// `q(t)` sampled every 0.25 s from `(q0, dot(q)0)`.
+fn path<M: Model>(m: &M, q0: &[f64], qd0: &[f64], t1: f64) -> Vec<f64> {
+    let s0 = m.state_from_qdot(0.0, q0, qd0).unwrap();
+    // the rocking asks for more than mu N at times: the rolling model regardless
+    let o = Options::default()
+        .rtol(1e-11)
+        .atol(1e-11)
+        .sample_every(0.25)
+        .contact_checks(false);
+    let tr = simulate(m, s0.as_ref(), 0.0..t1, &o).unwrap();
+    (0..tr.len())
+        .flat_map(|i| tr.q(i).unwrap().to_vec())
+        .collect()
+}
+
+/// The rattleback spun the slow way rocks and reverses the same through Gibbs–Appell,
+/// Boltzmann–Hamel, Voronec and the multipliers.
+#[test]
+fn the_rattleback_is_the_same_in_every_formulation() {
+    let rb = Rattleback::default();
+    let mut q0 = [0.0, 0.0, 0.0, 0.0, 0.05, -0.03];
+    rb.solve_configuration(0.0, &mut q0).unwrap();
+    // spinning, rocking, the centre moving as rolling requires
+    let z0 = [2.0, 0.3, -0.2];
+    let mut s = [0.0; Rattleback::DIM];
+    s[..6].copy_from_slice(&q0);
+    s[6..].copy_from_slice(&z0);
+    let mut qd0 = [0.0; Rattleback::NQ];
+    rb.qdot(0.0, &q0, &z0, &mut qd0).unwrap();
+    let reference = path(&rb, &q0, &qd0, 3.0);
+    for (name, p) in [
+        (
+            "Boltzmann–Hamel",
+            path(&RattlebackBh::default(), &q0, &qd0, 3.0),
+        ),
+        ("Voronec", path(&RattlebackVo::default(), &q0, &qd0, 3.0)),
+        (
+            "multipliers",
+            path(&RattlebackMu::default(), &q0, &qd0, 3.0),
+        ),
+    ] {
+        let d = worst(&p, &reference);
+        assert!(d < 1e-9, "{name}: {d:e}");
+    }
+}
+
+/// The tippe top's slide over onto its stem, switched by `simulate_hybrid`, ends at the same
+/// instant and state through Gibbs–Appell, Voronec and the multipliers.
+#[test]
+fn the_tippe_top_slides_the_same_in_every_formulation() {
+    fn run<M: Model + nonholo::Contacts>(m: &M, mu_top: &TippeTop) -> (f64, Vec<f64>) {
+        let top = *mu_top;
+        let (spin, tilt) = (180.0, 0.1);
+        let q0 = [0.0, 0.0, 0.0, tilt, 0.0];
+        let qd0 = [-spin * top.a * f64::sin(tilt), 0.0, spin, 0.0, 0.0];
+        let o = Options::default()
+            .rtol(1e-10)
+            .atol(1e-12)
+            .stop_when(move |_, s| top.stem_clearance(&s[..TippeTop::NQ]));
+        let tr = simulate_hybrid(m, &q0, &qd0, 0.0..5.0, &o).unwrap();
+        let (_, last) = tr.last().unwrap();
+        (tr.event_time().unwrap(), last.to_vec())
+    }
+    let top = TippeTop::default().with_mu(0.2);
+    let (t0, s0) = run(&top, &top);
+    for (name, (t, s)) in [
+        ("Voronec", run(&TippeTopVo::default().with_mu(0.2), &top)),
+        (
+            "multipliers",
+            run(&TippeTopMu::default().with_mu(0.2), &top),
+        ),
+    ] {
+        assert!((t - t0).abs() < 1e-8, "{name}: {t} against {t0}");
+        assert!(worst(&s, &s0) < 1e-6, "{name}: {:e}", worst(&s, &s0));
+    }
 }

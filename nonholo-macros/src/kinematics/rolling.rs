@@ -213,19 +213,19 @@ pub fn roll(
                 if !c.iter().all(|x| probably_zero(g, *x)) {
                     let what = match w.shape {
                         Shape::Disk { .. } => {
-                            "the lowest point of the rim (center - radius * (n - (n.a) a)/|..|)"
+                            "the lowest point of its rim (center - radius * (n - (n.a) a)/|..|)"
                         }
                         Shape::Torus { .. } => {
-                            "the lowest point of the tyre (center + R (n - (n.a) a)/|..| + rc n)"
+                            "the lowest point of its tyre (center + R (n - (n.a) a)/|..| + rc n)"
                         }
-                        Shape::Sphere { .. } => "the sphere's lowest point (center - R up)",
+                        Shape::Sphere { .. } => "the lowest point of its sphere (center - R up)",
                         Shape::Ellipsoid { .. } => {
-                            "the ellipsoid's lowest point (center + A n / sqrt(n.A n), n = -up)"
+                            "the lowest point of its ellipsoid (center + A n / sqrt(n.A n), n = -up)"
                         }
                     };
                     return Err((
                         Site::Contact,
-                        format!("`contact` is not {what} of `{}`", w.name),
+                        format!("`contact` of `{}` is not {what}", w.name),
                     ));
                 }
             }

@@ -88,3 +88,34 @@ nonholonomic! {
     constraints { vm.dot(N.x) == 0.0; vm.dot(N.y) == 0.0; }
     dependent { x, y, z }
 }
+
+// The library's rolling bodies through the other formulations: `speeds` for
+// Boltzmann–Hamel, the dependent velocities for Voronec, nothing for the multipliers.
+nonholo::rattleback_model! {
+    /// `Rattleback` by Boltzmann–Hamel.
+    pub struct RattlebackBh;
+    speeds { w_yaw = dot(yaw); w_roll = dot(roll); w_pitch = dot(pitch); }
+    formulation = boltzmann_hamel;
+}
+nonholo::rattleback_model! {
+    /// `Rattleback` by Voronec.
+    pub struct RattlebackVo;
+    dependent { x, y, z }
+    formulation = voronec;
+}
+nonholo::rattleback_model! {
+    /// `Rattleback` by Lagrange's multipliers.
+    pub struct RattlebackMu;
+    formulation = multipliers;
+}
+nonholo::tippe_top_model! {
+    /// `TippeTop` by Voronec.
+    pub struct TippeTopVo;
+    dependent { x, y }
+    formulation = voronec;
+}
+nonholo::tippe_top_model! {
+    /// `TippeTop` by Lagrange's multipliers.
+    pub struct TippeTopMu;
+    formulation = multipliers;
+}
