@@ -589,4 +589,4 @@ mod rimless_wheel;
 pub use rimless_wheel::RimlessWheel;
 
 mod rolling_bodies;
-pub use rolling_bodies::{ChaplyginBall, Rattleback, RouthSphere, TippeTop};
+pub use rolling_bodies::{ChaplyginBall, DiskOverBump, Rattleback, RouthSphere, TippeTop};

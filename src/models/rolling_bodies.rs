@@ -232,3 +232,50 @@ impl TippeTop {
         crate::Scalar::acos((self.r_s - self.r) / (self.l_s - self.a))
     }
 }
+
+/// The physics of [`models::DiskOverBump`](crate::models::DiskOverBump) — parameters,
+/// coordinates, the uneven ground, the disk and its contact — as a macro, to derive the same
+/// system with other speeds or another formulation.
+///
+/// ```
+/// nonholo::disk_over_bump_model! {
+///     /// The same system, through Voronec's equations.
+///     pub struct Mine;
+///     dependent { x, y }
+///     formulation = voronec;
+/// }
+/// ```
+#[macro_export]
+macro_rules! disk_over_bump_model {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident; $($rest:tt)*) => {
+        $crate::nonholonomic! {
+            $(#[$attr])* $vis struct $name;
+            parameters { m = 2.0, r = 0.3, g = 9.81, bump = 0.05, at = 2.0, width = 0.1, mu = 0.8 }
+            coordinates { x, y, yaw, lean, spin }
+            frame N;
+            point O;
+            frame L = N.rotate(z, yaw).rotate(x, lean);
+            frame D = L.rotate(y, spin);
+            ground road { height(u, v) = bump * exp(-(u - at).powi(2) / width) + 0.0 * v }
+            point P = road.at(x, y);
+            point C = P + r * L.y.cross(road.normal(x, y).cross(L.y)).unit();
+            body disk { frame: D, center: C, mass: m,
+                        inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+            gravity = -g * N.z;
+            rolls disk on road { center: C, axis: L.y, radius: r, contact: P, friction: mu }
+            $($rest)*
+        }
+    };
+}
+
+disk_over_bump_model! {
+    /// A thin disk (mass `m`, radius `r`) rolling without slipping over a bump in the road:
+    /// uneven ground `z = bump exp(-(u - at)^2 / width)` (a ridge across the x axis, `bump`
+    /// high at `x = at`; its crest's radius of curvature `width / (2 bump)` must exceed `r`).
+    /// `(x, y)` is the contact point on the road, `road.at(x, y)`; the centre is `r` from it
+    /// along the disk's plane, towards the road's normal there. Coordinates and speeds as for
+    /// [`RollingDisk3d`](crate::models::RollingDisk3d); `friction: mu` watches the grip.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct DiskOverBump;
+    dependent { x, y }
+}

@@ -3,12 +3,14 @@
 //! systems with their contact written by hand, the rattleback's rocking frequencies, and
 //! the first integrals and contact forces along runs.
 
-use nonholo::models::{ChaplyginBall, Rattleback, RollingDisk3d, RouthSphere, TippeTop};
+use nonholo::models::{
+    ChaplyginBall, DiskOverBump, Rattleback, RollingDisk3d, RouthSphere, TippeTop,
+};
 use nonholo::prelude::*;
 use nonholo::{ContactEvent, ContactLoad, EventKind, Geometry};
 use nonholo_test_models::surfaces::{
-    RattlebackBh, RattlebackByHand, RattlebackMu, RattlebackVo, RollingTorus, RouthByHand,
-    ThinTorus, TippeTopMu, TippeTopVo,
+    BallOnSlope, DiskOnFlatGround, DiskOverBumpMu, DiskOverBumpVo, RattlebackBh, RattlebackByHand,
+    RattlebackMu, RattlebackVo, RollingTorus, RouthByHand, ThinTorus, TippeTopMu, TippeTopVo,
 };
 
 use crate::common::rng::SplitMix64;
@@ -585,5 +587,102 @@ fn the_tippe_top_slides_the_same_in_every_formulation() {
     ] {
         assert!((t - t0).abs() < 1e-8, "{name}: {t} against {t0}");
         assert!(worst(&s, &s0) < 1e-6, "{name}: {:e}", worst(&s, &s0));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Uneven ground
+
+/// A disk on ground of height 0 is the disk on the plane: the same rhs and contact loads.
+#[test]
+fn flat_ground_is_the_plane() {
+    let (ground, plane) = (DiskOnFlatGround::default(), RollingDisk3d::default());
+    let mut rng = SplitMix64::new(4803);
+    let mut w = 0.0f64;
+    for _ in 0..20 {
+        let s = rng.uniform_vec(RollingDisk3d::DIM, -1.2, 1.2);
+        w = w.max(worst(&rhs_of(&ground, &s), &rhs_of(&plane, &s)));
+        let mut lg = [ContactLoad::ZERO];
+        let mut lp = [ContactLoad::ZERO];
+        ground.contact_loads(0.0, &s, &[], &mut lg).unwrap();
+        plane.contact_loads(0.0, &s, &[], &mut lp).unwrap();
+        w = w.max(worst(&lg[0].force, &lp[0].force));
+    }
+    assert!(w < 1e-12, "flat ground against the plane: {w:e}");
+}
+
+/// A uniform ball let go on ground sloping at `alpha` rolls down it with `5/7 g sin(alpha)`:
+/// `x(t) = 5/14 g sin(alpha) cos(alpha) t^2`, the normal force `m g cos(alpha)` along the
+/// ground's normal.
+#[test]
+fn a_ball_rolls_down_sloping_ground_at_five_sevenths_g_sin_alpha() {
+    let ball = BallOnSlope::default();
+    let alpha = ball.s.atan();
+    let o = Options::default().rtol(1e-11).atol(1e-12).sample_every(0.1);
+    let tr = simulate(&ball, &BallOnSlope::ZERO_STATE, 0.0..1.0, &o).unwrap();
+    let loads = tr.contact_loads(&ball).unwrap();
+    for (i, &t) in tr.times().iter().enumerate() {
+        let x = tr.q(i).unwrap()[0];
+        let want = 5.0 / 14.0 * ball.g * alpha.sin() * alpha.cos() * t * t;
+        assert!((x - want).abs() < 1e-9, "x at {t}: {x} against {want}");
+        let n = loads[i][0].normal;
+        assert!(
+            (n - ball.m * ball.g * alpha.cos()).abs() < 1e-9,
+            "N at {t}: {n}"
+        );
+    }
+}
+
+/// The disk rolled over the bump at 2 m/s: it gets over, keeping its energy and its
+/// constraints, the normal force falls over the crest (the road curves away) and rises in the
+/// hollows, and the same ride through Voronec's equations and the multipliers.
+#[test]
+fn a_disk_rolls_over_a_bump() {
+    let disk = DiskOverBump::default();
+    let v = 2.0;
+    let mut s = DiskOverBump::ZERO_STATE;
+    s[DiskOverBump::NQ + 2] = v / disk.r; // dot(spin)
+    let o = Options::default()
+        .rtol(1e-11)
+        .atol(1e-12)
+        .sample_every(0.01);
+    let tr = simulate(&disk, &s, 0.0..2.0, &o).unwrap();
+    let (_, last) = tr.last().unwrap();
+    assert!(last[0] > disk.at + 1.0, "over the bump: x = {}", last[0]);
+    let e = tr.energy(&disk).unwrap();
+    let drift = e.iter().fold(0.0f64, |m, x| m.max((x - e[0]).abs())) / e[0];
+    assert!(drift < 1e-9, "energy drift {drift:e}");
+    assert!(tr.max_constraint_residual(&disk).unwrap() < 1e-10);
+    let loads = tr.contact_loads(&disk).unwrap();
+    let weight = disk.m * disk.g;
+    let (lo, hi) = loads.iter().fold((f64::MAX, f64::MIN), |(lo, hi), l| {
+        (lo.min(l[0].normal), hi.max(l[0].normal))
+    });
+    assert!(
+        lo < 0.8 * weight && hi > 1.1 * weight,
+        "N from {lo} to {hi}"
+    );
+    // the lowest normal force is at the crest
+    let k = (0..tr.len())
+        .min_by(|a, b| loads[*a][0].normal.total_cmp(&loads[*b][0].normal))
+        .unwrap();
+    assert!((tr.q(k).unwrap()[0] - disk.at).abs() < 0.05);
+    let qd0 = [v, 0.0, 0.0, 0.0, v / disk.r];
+    let reference = path(&disk, &[0.0; 5], &qd0, 2.0);
+    for (name, p) in [
+        (
+            "Voronec",
+            path(&DiskOverBumpVo::default(), &[0.0; 5], &qd0, 2.0),
+        ),
+        (
+            "multipliers",
+            path(&DiskOverBumpMu::default(), &[0.0; 5], &qd0, 2.0),
+        ),
+    ] {
+        assert!(
+            worst(&p, &reference) < 1e-9,
+            "{name}: {:e}",
+            worst(&p, &reference)
+        );
     }
 }

@@ -41,6 +41,8 @@ pub struct Rolling {
     pub span: Span,
     pub body: usize,
     pub plane: usize,
+    /// Rolling on uneven ground (`ground G { .. }`) rather than a plane.
+    pub ground: Option<usize>,
     pub center: Expr,
     pub surface: Surface,
     /// The frame the surface is given in (`frame: F`, by default the body's frame), and
@@ -150,17 +152,43 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
         }
         Some(f) => super::kinematics::frame_named(k, out, &f).unwrap_or(body_frame),
     };
-    let plane = match out.plane_of.get(&r.plane.to_string()) {
-        Some(p) => *p,
-        None => {
+    let ground = out.ground_of.get(&r.plane.to_string()).copied();
+    let plane = match (out.plane_of.get(&r.plane.to_string()), ground) {
+        (Some(p), _) => *p,
+        (None, Some(_)) => 0,
+        (None, None) => {
             k.cx.error_help(
                 r.plane.span(),
                 format!("`{}` is not a plane", r.plane),
-                "declare it with `plane G { point: O, up: N.z }`",
+                "declare it with `plane G { point: O, up: N.z }` (or uneven ground with `ground G { height(u, v) = .. }`)",
             );
             0
         }
     };
+    if ground.is_some() {
+        // the contact on uneven ground is where the coordinates put it: its normal is the
+        // ground's there
+        if contact.is_none() {
+            k.cx.error_help(
+                r.kw.span(),
+                format!("`{what}` needs `contact: P`: on uneven ground the contact is built on it"),
+                format!(
+                    "write `point P = {}.at(x, y);`, build the centre from it and add `contact: P`",
+                    r.plane
+                ),
+            );
+        }
+        if let Some(s) = &solve {
+            k.cx.error_help(
+                s.span(),
+                "`solve` is for a contact on a plane: on uneven ground the contact is built on it",
+                format!(
+                    "remove `solve`; build the contact with `{}.at(x, y)` and the centre from it",
+                    r.plane
+                ),
+            );
+        }
+    }
     let solve = solve.and_then(|s| match &s {
         Expr::Ident(id) => match k.coords.iter().position(|q| q == id) {
             Some(i) => Some((i, id.span())),
@@ -209,6 +237,7 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
         span: r.kw.span(),
         body,
         plane,
+        ground,
         center,
         surface,
         frame,

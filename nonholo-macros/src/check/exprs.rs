@@ -360,7 +360,9 @@ impl<'a> Validator<'a> {
         allowed: Option<Allowed>,
     ) {
         let name = func.to_string();
-        if !VECTOR_METHODS.iter().any(|(m, _)| *m == name) {
+        // `G.at(x, y)`, `G.normal(x, y)` of a ground: the typer checks the method
+        let ground = matches!(recv, Expr::Ident(id) if matches!(self.names.get(&id.to_string()), Some((Kind::Ground, _))));
+        if !ground && !VECTOR_METHODS.iter().any(|(m, _)| *m == name) {
             self.function(func, args.len() + 1, true, args.first());
         }
         self.walk(recv, in_let, uses, allowed);
@@ -503,5 +505,42 @@ pub fn find_dot(e: &Expr) -> Option<Span> {
             find_dot(recv).or_else(|| args.iter().find_map(find_dot))
         }
         _ => None,
+    }
+}
+
+/// `e` with every identifier for which `f` gives an expression replaced by it.
+pub fn replace_idents(e: &Expr, f: &impl Fn(&Ident) -> Option<Expr>) -> Expr {
+    let r = |x: &Expr| Box::new(replace_idents(x, f));
+    match e {
+        Expr::Ident(id) => f(id).unwrap_or_else(|| e.clone()),
+        Expr::Lit { .. } | Expr::Error(_) | Expr::Dot { .. } => e.clone(),
+        Expr::Neg { expr, span } => Expr::Neg {
+            expr: r(expr),
+            span: *span,
+        },
+        Expr::Bin { op, lhs, rhs, span } => Expr::Bin {
+            op: *op,
+            lhs: r(lhs),
+            rhs: r(rhs),
+            span: *span,
+        },
+        Expr::Call { func, args } => Expr::Call {
+            func: func.clone(),
+            args: args.iter().map(|a| replace_idents(a, f)).collect(),
+        },
+        Expr::Method { recv, func, args } => Expr::Method {
+            recv: r(recv),
+            func: func.clone(),
+            args: args.iter().map(|a| replace_idents(a, f)).collect(),
+        },
+        Expr::Field { recv, field } => Expr::Field {
+            recv: r(recv),
+            field: field.clone(),
+        },
+        Expr::Components { frame, comps, span } => Expr::Components {
+            frame: frame.clone(),
+            comps: comps.iter().map(|a| replace_idents(a, f)).collect(),
+            span: *span,
+        },
     }
 }

@@ -24,10 +24,14 @@ impl Kinematics {
                     .bodies
                     .get(r.body)
                     .map_or_else(String::new, |b| b.name.to_string());
-                let plane = self
-                    .plane_of
+                let on = if r.ground.is_some() {
+                    &self.ground_of
+                } else {
+                    &self.plane_of
+                };
+                let plane = on
                     .iter()
-                    .find(|(_, i)| **i == r.plane)
+                    .find(|(_, i)| Some(**i) == r.ground.or(Some(r.plane)))
                     .map_or("", |(n, _)| n.as_str());
                 format!("{body} on {plane}")
             })
@@ -65,6 +69,14 @@ pub struct Plane {
     pub up: Expr,
 }
 
+/// `ground G { height(u, v) = h }`: `h` of `u`, `v` and parameters.
+pub struct GroundDef {
+    pub name: String,
+    pub u: String,
+    pub v: String,
+    pub height: Expr,
+}
+
 /// A force at a point or a torque on a frame (generalized forces by partial velocities).
 pub enum Load {
     At {
@@ -93,6 +105,8 @@ pub struct Kinematics {
     pub particles: Vec<Particle>,
     pub planes: Vec<Plane>,
     pub plane_of: HashMap<String, usize>,
+    pub grounds: Vec<GroundDef>,
+    pub ground_of: HashMap<String, usize>,
     pub gravity: Option<Expr>,
     pub rolls: Vec<Rolling>,
     pub loads: Vec<Load>,
@@ -120,9 +134,13 @@ pub fn declare(
     frames: &[ast::FrameDecl],
     points: &[ast::PointDecl],
     objects: &[Object],
+    grounds: &[ast::Ground],
     names: &mut NameTable,
     cx: &Ctxt,
 ) {
+    for g in grounds {
+        names.declare(&g.name, Kind::Ground, cx);
+    }
     for f in frames {
         names.declare(&f.name, Kind::Frame, cx);
     }
@@ -145,10 +163,14 @@ pub fn check(
     points: Vec<ast::PointDecl>,
     objects: Vec<Object>,
     gravity: Option<Section<Expr>>,
+    grounds: Vec<ast::Ground>,
     rolls: Vec<ast::Rolls>,
     holonomic: Vec<ast::Holonomic>,
 ) -> Kinematics {
     let mut out = Kinematics::default();
+    for g in grounds {
+        ground(k, g, &mut out);
+    }
     // frames that are declared but on a cycle are reported by `frame_tree`
     let no_frames = frames.is_empty();
     let first_point = points.first().map(|p| p.name.span());
@@ -452,4 +474,66 @@ fn object(k: &Input, o: Object, out: &mut Kinematics) {
             out.planes.push(Plane { point, up });
         }
     }
+}
+
+/// `ground G { height(u, v) = h }`: `u` and `v` are names of their own (used nowhere else in
+/// the model), `h` a scalar of them and the parameters.
+fn ground(k: &Input, g: ast::Ground, out: &mut Kinematics) {
+    let what = format!("the height of `{}`", g.name);
+    for x in [&g.u, &g.v] {
+        if let Some((kind, _)) = k.names.get(&x.to_string()) {
+            k.cx.error_help(
+                x.span(),
+                format!(
+                    "`{x}` is already {} of the model: a ground's variables are names of their own",
+                    super::names::kind_name(*kind)
+                ),
+                "name them after nothing else in the model, e.g. `height(u, v)`",
+            );
+        }
+    }
+    if g.u == g.v {
+        k.cx.error_help(
+            g.v.span(),
+            format!("`{}` is named twice", g.v),
+            "write `height(u, v)`",
+        );
+    }
+    let (u, v) = (g.u.to_string(), g.v.to_string());
+    // the height checked as any scalar of the parameters, its variables read as numbers
+    let as_numbers = super::exprs::replace_idents(&g.height, &|id| {
+        (*id == u || *id == v).then(|| Expr::Lit {
+            value: crate::sym::number::Number::int(0),
+            span: id.span(),
+        })
+    });
+    k.v.expr(&as_numbers, Allowed::positions("a ground's height"));
+    k.ty.expect(&as_numbers, Ty::Scalar, "a ground's height");
+    find_ident(&g.height, &mut |id| {
+        let key = id.to_string();
+        if key == u || key == v {
+            return;
+        }
+        if let Some((kind, _)) = k.names.get(&key)
+            && !matches!(kind, Kind::Param)
+        {
+            k.cx.error_help(
+                id.span(),
+                format!(
+                    "{what} depends on {} `{key}`",
+                    super::names::kind_name(*kind)
+                ),
+                format!(
+                    "a ground is fixed: its height is a function of `{u}`, `{v}` and parameters"
+                ),
+            );
+        }
+    });
+    out.ground_of.insert(g.name.to_string(), out.grounds.len());
+    out.grounds.push(GroundDef {
+        name: g.name.to_string(),
+        u,
+        v,
+        height: g.height,
+    });
 }

@@ -83,7 +83,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     for (i, l) in m.lets.iter().enumerate() {
         names.declare(&l.name, Kind::Let(i), cx);
     }
-    kinematics::declare(&m.frames, &m.points, &m.objects, &mut names, cx);
+    kinematics::declare(&m.frames, &m.points, &m.objects, &m.grounds, &mut names, cx);
     let v = Validator::new(cx, &names, &m.lets);
     let ty = Typer::new(cx, &names, &m.lets);
     let k = input::Input {
@@ -99,6 +99,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         m.points,
         m.objects,
         m.gravity,
+        m.grounds,
         m.rolls,
         m.holonomic,
     );
@@ -108,6 +109,7 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
         |name| {
             kin.body_of.contains_key(name)
                 || kin.plane_of.contains_key(name)
+                || kin.ground_of.contains_key(name)
                 || kin.particles.iter().any(|p| p.name == name)
         },
         m.draw,

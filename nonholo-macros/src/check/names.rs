@@ -22,6 +22,8 @@ pub enum Kind {
     Body,
     /// A particle or a plane.
     Object,
+    /// Uneven ground (`ground G { height(u, v) = h }`).
+    Ground,
 }
 
 pub fn kind_name(k: Kind) -> &'static str {
@@ -36,6 +38,7 @@ pub fn kind_name(k: Kind) -> &'static str {
         Kind::Point => "a point",
         Kind::Body => "a body",
         Kind::Object => "a particle or plane",
+        Kind::Ground => "a ground",
     }
 }
 

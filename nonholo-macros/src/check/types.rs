@@ -110,7 +110,7 @@ impl<'a> Typer<'a> {
                 Some((Kind::Frame, _)) => Ty::Frame,
                 Some((Kind::Point, _)) => Ty::Point,
                 Some((Kind::Body, _)) => Ty::Body,
-                Some((Kind::Object, _)) => Ty::Object,
+                Some((Kind::Object | Kind::Ground, _)) => Ty::Object,
                 Some(_) => Ty::Scalar,
                 None => Ty::Error,
             },
@@ -166,6 +166,31 @@ impl<'a> Typer<'a> {
                 Ty::Vector
             }
             Expr::Call { func, args } => self.call(func, args),
+            Expr::Method { recv, func, args } if self.is_ground(recv) => {
+                let name = func.to_string();
+                let result = match name.as_str() {
+                    "at" => Ty::Point,
+                    "normal" => Ty::Vector,
+                    _ => {
+                        return self.bad(
+                            func.span(),
+                            format!("a ground has no method `.{name}(..)`"),
+                            "`G.at(x, y)` is the point of ground G above (x, y), `G.normal(x, y)` its unit normal there",
+                        )
+                    }
+                };
+                if args.len() != 2 {
+                    return self.bad(
+                        func.span(),
+                        format!("`.{name}` takes 2 arguments (x, y), not {}", args.len()),
+                        format!("write `{}.{name}(x, y)`", recv.text()),
+                    );
+                }
+                for a in args {
+                    self.expect(a, Ty::Scalar, &format!("an argument of `.{name}`"));
+                }
+                result
+            }
             Expr::Method { recv, func, args } => {
                 let name = func.to_string();
                 let r = self.ty(recv);
@@ -206,6 +231,11 @@ impl<'a> Typer<'a> {
                 Ty::Scalar
             }
         }
+    }
+
+    /// Whether `e` names a `ground`.
+    fn is_ground(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Ident(id) if matches!(self.names.get(&id.to_string()), Some((Kind::Ground, _))))
     }
 
     fn call(&self, func: &syn::Ident, args: &[Expr]) -> Ty {

@@ -228,6 +228,15 @@ pub struct Rolls {
     pub entries: Vec<Entry>,
 }
 
+/// `ground G { height(u, v) = h }`: uneven ground `z = h(u, v)` along the root frame's
+/// third axis, `u`, `v` along its first two.
+pub struct Ground {
+    pub name: Ident,
+    pub u: Ident,
+    pub v: Ident,
+    pub height: Expr,
+}
+
 /// One item of `draw { .. }`: `segment { .. }`, `sphere { .. }`, `cylinder { .. }`,
 /// `cuboid { .. }` with their entries, or `hide W` (`target`).
 pub struct DrawItem {
@@ -291,6 +300,8 @@ pub struct Model {
     pub objects: Vec<Object>,
     pub gravity: Option<Section<Expr>>,
     pub rolls: Vec<Rolls>,
+    /// `ground G { height(u, v) = h }` items.
+    pub grounds: Vec<Ground>,
     pub holonomic: Vec<Holonomic>,
     /// `draw { .. }`: shapes added to (or hidden from) the default scene.
     pub draw: Option<Section<Vec<DrawItem>>>,

@@ -30,6 +30,7 @@ pub const SECTIONS: &[&str] = &[
     "particle",
     "gravity",
     "plane",
+    "ground",
     "rolls",
     "holonomic",
     "draw",
@@ -272,13 +273,43 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             });
             return Ok(());
         }
+        "ground" => {
+            let name: Ident = input.parse()?;
+            let content;
+            braced!(content in input);
+            let head: Ident = content.parse()?;
+            if head != "height" {
+                return Err(syn::Error::new(
+                    head.span(),
+                    format!("write `ground {name} {{ height(u, v) = .. }}`"),
+                ));
+            }
+            let args;
+            parenthesized!(args in content);
+            let u: Ident = args.parse()?;
+            args.parse::<Token![,]>()?;
+            let v: Ident = args.parse()?;
+            if !args.is_empty() {
+                return Err(args.error("`height` takes two variables: `height(u, v)`"));
+            }
+            content.parse::<Token![=]>()?;
+            let height = parse_expr(&content, cx)?;
+            if content.peek(Token![;]) {
+                content.parse::<Token![;]>()?;
+            }
+            if !content.is_empty() {
+                return Err(content.error("a ground has one entry: `height(u, v) = ..`"));
+            }
+            m.grounds.push(Ground { name, u, v, height });
+            return Ok(());
+        }
         "rolls" => {
             let wheel: Ident = input.parse()?;
             let on: Ident = input.parse()?;
             if on != "on" {
                 return Err(syn::Error::new(
                     on.span(),
-                    format!("write `rolls {wheel} on plane {{ .. }}`"),
+                    format!("write `rolls {wheel} on ground {{ .. }}`"),
                 ));
             }
             let plane: Ident = input.parse()?;

@@ -51,8 +51,12 @@ pub struct Wheel {
     pub velocity: Vector,
     pub shape: Shape,
     pub contact: Option<Vector>,
+    /// A point of the ground at the contact (the plane's point, or the contact itself on
+    /// uneven ground) and the ground's unit normal there.
     pub plane_point: Vector,
     pub up: Vector,
+    /// `up` is a plane's, fixed in space (on uneven ground it turns with the contact).
+    pub fixed_up: bool,
     pub lateral: bool,
     pub solve: Option<u32>,
 }
@@ -188,8 +192,8 @@ pub fn roll(
     let state: Vec<u32> = std::iter::once(clock.t)
         .chain(clock.q.iter().copied())
         .collect();
-    // up: a constant unit vector
-    if !kin.is_fixed(g, &w.up, &state) {
+    // up: a constant unit vector (uneven ground's normal is unit by construction)
+    if w.fixed_up && !kin.is_fixed(g, &w.up, &state) {
         return Err((
             Site::Up,
             "the plane's `up` must be a constant vector (fixed in the inertial frame)".into(),
@@ -198,7 +202,7 @@ pub fn roll(
     let uu = kin.tree.dot(g, &w.up, &w.up);
     let one = g.one();
     let e = g.sub(uu, one);
-    if !probably_zero(g, e) {
+    if w.fixed_up && !probably_zero(g, e) {
         return Err((Site::Up, "the plane's `up` must be a unit vector".into()));
     }
     let n = w.up.neg(g);

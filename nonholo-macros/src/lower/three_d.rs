@@ -142,9 +142,25 @@ impl Lowerer<'_> {
             .map(|r| r.friction.as_ref().map(|e| self.expr(e)))
             .collect();
         for r in &k.rolls {
-            let plane = &k.planes[r.plane.min(k.planes.len().saturating_sub(1))];
             let body = &k.bodies[r.body.min(k.bodies.len().saturating_sub(1))];
             let lateral = r.lateral;
+            let contact = r.contact.as_ref().map(|c| self.vector(c));
+            let (plane_point, up, fixed_up) = match (r.ground, &contact) {
+                // uneven ground: the normal where the coordinates put the contact
+                (Some(gk), Some(p)) => {
+                    let root = self.root_frame();
+                    let c = match self.kin.as_ref() {
+                        Some(kin) => kin.tree.express(&mut self.g, p, root),
+                        None => [self.g.zero(); 3],
+                    };
+                    let n = self.ground_normal(gk, c[0], c[1]);
+                    (p.clone(), Vector::in_frame(root, n), false)
+                }
+                _ => {
+                    let plane = &k.planes[r.plane.min(k.planes.len().saturating_sub(1))];
+                    (self.vector(&plane.point), self.vector(&plane.up), true)
+                }
+            };
             wheels.push((
                 r,
                 Wheel {
@@ -153,9 +169,10 @@ impl Lowerer<'_> {
                     center: self.vector(&r.center),
                     velocity: self.velocity(&r.center),
                     shape: self.shape(r),
-                    contact: r.contact.as_ref().map(|c| self.vector(c)),
-                    plane_point: self.vector(&plane.point),
-                    up: self.vector(&plane.up),
+                    contact,
+                    plane_point,
+                    up,
+                    fixed_up,
                     lateral,
                     solve: r.solve.map(|(i, _)| self.clock.q[i]),
                 },

@@ -119,3 +119,53 @@ nonholo::tippe_top_model! {
     pub struct TippeTopMu;
     formulation = multipliers;
 }
+
+nonholonomic! {
+    /// `nonholo::models::RollingDisk3d` on a ground whose height is 0 everywhere: the same
+    /// disk, its contact and normal from the ground.
+    pub struct DiskOnFlatGround;
+    parameters { m = 1.0, r = 0.5, g = 9.81 }
+    coordinates { x, y, yaw, lean, spin }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw).rotate(x, lean);
+    frame D = L.rotate(y, spin);
+    ground flat { height(u, v) = 0.0 * u * v }
+    point P = flat.at(x, y);
+    point C = P + r * L.y.cross(flat.normal(x, y).cross(L.y)).unit();
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+    gravity = -g * N.z;
+    rolls disk on flat { center: C, axis: L.y, radius: r, contact: P }
+    dependent { x, y }
+}
+
+nonholonomic! {
+    /// A uniform ball on ground sloping down along x (`z = -s x`): from rest it rolls down
+    /// with `5/7 g sin(alpha)` along the slope, `tan(alpha) = s`.
+    pub struct BallOnSlope;
+    parameters { m = 1.5, r = 0.1, s = 0.3, g = 9.81 }
+    coordinates { x, y, yaw, roll, pitch }
+    frame N;
+    point O;
+    frame B = N.rotate(z, yaw).rotate(x, roll).rotate(y, pitch);
+    ground slope { height(u, v) = -s * u + 0.0 * v }
+    point P = slope.at(x, y);
+    point E = P + r * slope.normal(x, y);
+    body ball { frame: B, center: E, mass: m,
+                inertia: inertia(B, 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r) }
+    gravity = -g * N.z;
+    rolls ball on slope { surface: sphere(r), center: E, contact: P }
+    dependent { x, y }
+}
+nonholo::disk_over_bump_model! {
+    /// `DiskOverBump` by Voronec.
+    pub struct DiskOverBumpVo;
+    dependent { x, y }
+    formulation = voronec;
+}
+nonholo::disk_over_bump_model! {
+    /// `DiskOverBump` by Lagrange's multipliers.
+    pub struct DiskOverBumpMu;
+    formulation = multipliers;
+}
