@@ -2,12 +2,16 @@
 //! under tilted gravity (the implicit-function elimination of a dependent coordinate),
 //! the upright rolling disk's critical speed, the Chaplygin sleigh's straight motion,
 //! exact Jacobians and input matrices of the library models against central differences,
-//! the error cases, and the eigenvalue solver on matrices that hang uncapped QR.
+//! the error cases, the eigenvalue solver on matrices that hang uncapped QR, and Routh's
+//! sphere spinning upright (eigenvalues `+-a +- bi` of one modulus below its critical spin).
 
 use crate::common;
 
 use common::rng::SplitMix64;
-use nonholo::models::{PendulumSkate, RollingDisk3d, RollingDiskPendulum, Skate, VerticalDisk};
+use nonholo::models::{
+    PendulumSkate, RollingDisk3d, RollingDiskPendulum, RouthSphere, Skate, VerticalDisk,
+};
+use nonholo::nalgebra::Complex;
 use nonholo::prelude::*;
 use nonholo::Linearization;
 use nonholo_test_models::linearize::*;
@@ -577,23 +581,130 @@ fn eigenvalues_return_on_zero_and_companion_matrices() {
     let z = z.unwrap();
     assert_eq!(z.len(), 5);
     assert!(z.iter().all(|e| e.re == 0.0 && e.im == 0.0), "{z:?}");
-    match k {
-        // converged: the 11 roots of s^11 = c
-        Ok(ev) => {
-            println!("companion (nalgebra #611): converged, {ev:?}");
-            assert_eq!(ev.len(), 11);
-            let rho = c.powf(1.0 / 11.0);
-            for e in &ev {
-                let d = (e.norm() - rho).abs();
-                assert!(d < 1e-10, "|{e}| = {} want {rho}", e.norm());
-                let p = e.powu(11);
-                assert!((p.re - c).abs() < 1e-9 && p.im.abs() < 1e-9, "{e}^11 = {p}");
-            }
-        }
-        // or the capped iteration says so
-        Err(e) => assert!(
-            matches!(e, Error::EigenvaluesNotConverged { n: 11, .. }),
-            "{e}"
-        ),
+    // converged (the exceptional shifts of LAPACK's dlahqr): the 11 roots of s^11 = c
+    let ev = k.unwrap();
+    assert_eq!(ev.len(), 11);
+    let rho = c.powf(1.0 / 11.0);
+    for e in &ev {
+        let d = (e.norm() - rho).abs();
+        assert!(d < 1e-12, "|{e}| = {} want {rho}", e.norm());
+        let p = e.powu(11);
+        assert!(
+            (p.re - c).abs() < 1e-12 && p.im.abs() < 1e-12,
+            "{e}^11 = {p}"
+        );
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// 7. Routh's sphere spinning upright: a quartet +-a +- bi of one modulus below the
+// critical spin
+
+/// Upright spin `w` about the vertical: everything zero but `dot(yaw)`.
+fn routh_spin(w: f64) -> [f64; RouthSphere::DIM] {
+    let mut s = [0.0; RouthSphere::DIM];
+    s[RouthSphere::NQ] = w; // dot(yaw)
+    s
+}
+
+const ROUTH_KEEP: [&str; 5] = ["roll", "pitch", "dot(yaw)", "dot(roll)", "dot(pitch)"];
+
+fn routh_lin(ball: &RouthSphere, w: f64) -> Linearization {
+    linearize(
+        ball,
+        0.0,
+        &routh_spin(w),
+        &Linearize::new().keep(&ROUTH_KEEP),
+    )
+    .unwrap()
+}
+
+/// `c3 - 2 sqrt(c1)` of `det(s I - A) = s (s^4 + c3 s^2 + c1)` (`c0 = c2 = c4 = 0`): the
+/// quartic's roots in `s^2` coincide where it is 0; below, a quartet `+-a +- bi` gives
+/// `-4 a^2 < 0`; above, `+-i w1, +-i w2` give `(w1 - w2)^2 > 0`.
+fn routh_boundary(lin: &Linearization) -> f64 {
+    let c = lin.characteristic_polynomial();
+    c[3] - 2.0 * c[1].sqrt()
+}
+
+#[test]
+fn routh_sphere_critical_spin() {
+    let ball = RouthSphere::default();
+    assert_eq!(RouthSphere::COORDINATES, ["x", "y", "yaw", "roll", "pitch"]);
+    assert_eq!(RouthSphere::SPEEDS, ["dot(yaw)", "dot(roll)", "dot(pitch)"]);
+    let (m, r, e, g) = (ball.m, ball.r, ball.e, ball.g);
+    // Newton-Euler about G with the contact force at P, G - P = (e x, e y, r + e) for the
+    // axis (x, y, 1), no slip v_G = omega x (G - P), linear in the tilt about the spin w:
+    //   J x'' + K w y' - m g e x = 0,   J y'' - K w x' - m g e y = 0,
+    // J = i_a + m (r + e)^2 (transverse, about the contact), K = i_c + m r (r + e).
+    // With z = x + i y: J z'' - i K w z' - m g e z = 0, the sleeping top's equation, so the
+    // tilt is unstable while K^2 w^2 < 4 J m g e.
+    let (jt, kt, mge) = (
+        ball.i_a + m * (r + e) * (r + e),
+        ball.i_c + m * r * (r + e),
+        m * g * e,
+    );
+    let w_crit = 2.0 * (jt * mge).sqrt() / kt;
+    let (mut worst, mut nalgebra_failures) = (0.0f64, 0);
+    for i in 1..=60 {
+        let w = 0.5 * i as f64;
+        let lin = routh_lin(&ball, w);
+        assert_eq!(lin.states, ROUTH_KEEP);
+        assert!(lin.max_residual() < 1e-12, "{:?}", lin.residual);
+        assert!(lin.coupling < 1e-12, "coupling {}", lin.coupling);
+        // what nalgebra's Schur form (100 n iterations), used before, makes of it
+        let schur = nonholo::nalgebra::Schur::try_new(lin.a.clone(), f64::EPSILON, 500);
+        nalgebra_failures += usize::from(schur.is_none());
+        let ev = lin.eigenvalues().unwrap();
+        // the roots of J s^2 - i K w s - m g e = 0 seen from the frame that yaws with the
+        // ball (roll and pitch are measured in it), so shifted by -i w; their conjugates; 0
+        let d = Complex::new(4.0 * jt * mge - kt * kt * w * w, 0.0).sqrt();
+        let s1 = (Complex::new(0.0, kt * w) + d) / (2.0 * jt) - Complex::new(0.0, w);
+        let s2 = (Complex::new(0.0, kt * w) - d) / (2.0 * jt) - Complex::new(0.0, w);
+        let want = [s1, s2, s1.conj(), s2.conj(), Complex::new(0.0, 0.0)];
+        let mut used = [false; 5];
+        for z in want {
+            // nearest-neighbour matching, not sort order (the real parts tie)
+            let (k, d) = ev
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !used[*k])
+                .map(|(k, e)| (k, (e - z).norm()))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap();
+            used[k] = true;
+            assert!(d < 1e-12 * lin.a.norm(), "w {w}: {ev:?}, want {want:?}");
+            worst = worst.max(d);
+        }
+        // unstable below the critical spin, neutrally stable above
+        let max_re = ev.iter().fold(f64::MIN, |m, e| m.max(e.re));
+        if w < w_crit {
+            assert!(max_re > 0.1, "w {w}: {ev:?}");
+        } else {
+            assert!(max_re.abs() < 1e-13 * lin.a.norm(), "w {w}: {ev:?}");
+        }
+    }
+    // the critical spin from the model alone: where the characteristic polynomial's
+    // quartic gets a double root in s^2 (bisection on the sign of routh_boundary)
+    let (mut lo, mut hi) = (6.0, 6.5);
+    assert!(routh_boundary(&routh_lin(&ball, lo)) < 0.0);
+    assert!(routh_boundary(&routh_lin(&ball, hi)) > 0.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if routh_boundary(&routh_lin(&ball, mid)) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let rel = (lo - w_crit).abs() / w_crit;
+    assert!(rel < 1e-9, "critical spin {lo}, want {w_crit}");
+    println!(
+        "Routh's sphere: worst eigenvalue difference {worst:e}; critical spin {lo} rad/s \
+         (closed form {w_crit}, rel. error {rel:e}); nalgebra's Schur failed at \
+         {nalgebra_failures} of 60 spins"
+    );
 }

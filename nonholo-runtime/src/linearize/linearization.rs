@@ -1,4 +1,5 @@
-//! [`Linearization`], and the eigenvalues and characteristic polynomial of its matrix.
+//! [`Linearization`], and the characteristic polynomial of its matrix (the eigenvalues are
+//! computed in `eigen.rs`).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -55,8 +56,13 @@ pub struct Linearization {
 }
 
 impl Linearization {
-    /// The eigenvalues of `a`, sorted by real part then imaginary part (real Schur form,
-    /// nalgebra, capped at `100 n` iterations so that it cannot hang).
+    /// The eigenvalues of `a`, sorted by real part then imaginary part, complex ones in
+    /// conjugate pairs, each repeated by its algebraic multiplicity. Balancing, Hessenberg
+    /// reduction and the double-shift QR of LAPACK's `dlahqr` with its exceptional shifts,
+    /// so that the equal-modulus quartets `+-a +- bi` of gyroscopic systems below their
+    /// critical spin converge; backward stable (each is an exact eigenvalue of `a + E`,
+    /// `||E||` of the order `eps ||a||`). See [`eigenvalues`](super::eigenvalues()) for the
+    /// method, the accuracy and the (unseen in practice) error.
     ///
     /// ```
     /// use nonholo_runtime::{linearize, Linearize};
@@ -72,7 +78,7 @@ impl Linearization {
     /// # Ok::<(), nonholo_runtime::Error>(())
     /// ```
     pub fn eigenvalues(&self) -> Result<Vec<Complex<f64>>, Error> {
-        eigenvalues(&self.a)
+        super::eigenvalues(&self.a)
     }
 
     /// The largest `|f_K|` at the operating point: about 0 at a steady motion.
@@ -157,36 +163,6 @@ impl Linearization {
         let c = -(&m * self.a.view((h, h), (h, h)));
         Some((m, c, k))
     }
-}
-
-/// Eigenvalues of a square matrix, sorted by real part then imaginary part; see
-/// [`Linearization::eigenvalues`].
-///
-/// ```
-/// use nonholo_runtime::{eigenvalues, nalgebra::{Complex, DMatrix}};
-///
-/// let near = |e: &Complex<f64>, re: f64, im: f64| (e.re - re).abs() + (e.im - im).abs() < 1e-12;
-/// // triangular: the diagonal, sorted
-/// let a = DMatrix::from_row_slice(3, 3, &[2.0, 1.0, 5.0, 0.0, -1.0, 3.0, 0.0, 0.0, 0.5]);
-/// let ev = eigenvalues(&a)?;
-/// assert!(near(&ev[0], -1.0, 0.0) && near(&ev[1], 0.5, 0.0) && near(&ev[2], 2.0, 0.0));
-/// // the generator of rotations at rate 3: +- 3i
-/// let ev = eigenvalues(&DMatrix::from_row_slice(2, 2, &[0.0, -3.0, 3.0, 0.0]))?;
-/// assert!(near(&ev[0], 0.0, -3.0) && near(&ev[1], 0.0, 3.0));
-/// assert!(eigenvalues(&DMatrix::zeros(0, 0))?.is_empty());
-/// # Ok::<(), nonholo_runtime::Error>(())
-/// ```
-pub fn eigenvalues(a: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, Error> {
-    let n = a.nrows();
-    if n == 0 {
-        return Ok(Vec::new());
-    }
-    let cap = 100 * n;
-    let schur = nalgebra::Schur::try_new(a.clone(), f64::EPSILON, cap)
-        .ok_or(Error::EigenvaluesNotConverged { n, iterations: cap })?;
-    let mut ev: Vec<Complex<f64>> = schur.complex_eigenvalues().iter().copied().collect();
-    ev.sort_by(|x, y| x.re.total_cmp(&y.re).then(x.im.total_cmp(&y.im)));
-    Ok(ev)
 }
 
 /// The coefficients `[c_0, .., c_{n-1}, 1]` of `det(s I - a)` (Faddeev–LeVerrier); see

@@ -26,9 +26,11 @@ use nalgebra::DMatrix;
 
 use crate::{Error, Model};
 
+mod eigen;
 mod linearization;
 mod spec;
-pub use linearization::{characteristic_polynomial, eigenvalues, Linearization};
+pub use eigen::eigenvalues;
+pub use linearization::{characteristic_polynomial, Linearization};
 pub use spec::Linearize;
 
 /// Linearize `model` at `(t, state)`; see the [module docs](self) for the maths.

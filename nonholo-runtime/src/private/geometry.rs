@@ -82,9 +82,9 @@ pub fn to_shapes<const N: usize>(shapes: [crate::Shape; N]) -> Vec<crate::Shape>
                 frame,
                 normal,
                 major,
-                crown,
+                crown: 0.0,
                 color,
-            } if crown == 0.0 => crate::Shape::Disk {
+            } => crate::Shape::Disk {
                 center,
                 frame,
                 normal,
