@@ -13,6 +13,11 @@
 //! 1e-12 relative per component (a component below 1% of the largest, which comes from
 //! cancellation, is compared at 1% of the largest).
 //!
+//! The rattleback (`nonholo::models::Rattleback`) has no printed first-order system: its
+//! hand-written rhs is derived by Newton–Euler about the contact point
+//! (`benches/hand/rattleback.rs`) and checked at random states on the ground (z from
+//! `solve_configuration`) to 1e-10 relative.
+//!
 //! Groups are the snake_case model names, functions `generated` and `hand_written`
 //! (`target/criterion/<group>/<function>/new/estimates.json`).
 
@@ -24,13 +29,14 @@ mod rng;
 mod hand;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use hand::rattleback::rattleback;
 use hand::{
     assigned_front, assigned_spin, coaxial_disks, parallel_points, pendulum_skate,
     rolling_disk_pendulum, skate, vertical_disk, Libm, Std,
 };
 use nonholo::models::{
-    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDiskPendulum,
-    Skate, VerticalDisk,
+    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, Rattleback,
+    RollingDiskPendulum, Skate, VerticalDisk,
 };
 use nonholo::Model;
 use rng::SplitMix64;
@@ -84,6 +90,68 @@ fn check<M: Model, const N: usize>(name: &str, model: &M, hand: Hand<M, N>, rng:
     eprintln!("{name}: hand-written = generated to {worst:.1e} relative");
 }
 
+/// A rattleback state on the ground: yaw and pitch in [-2, 2), roll in [-1, 1) (the Euler
+/// angles are singular at roll = ±pi/2), x, y in [-2, 2), the speeds in [-5, 5) rad/s, and
+/// z the contact height (`solve_configuration`), as every state of a ride is.
+fn rattleback_state(model: &Rattleback, rng: &mut SplitMix64) -> [f64; 9] {
+    let mut s = [0.0; 9];
+    for (k, v) in s.iter_mut().enumerate() {
+        *v = match k {
+            2 => 0.0,
+            4 => rng.uniform(-1.0, 1.0),
+            6.. => rng.uniform(-5.0, 5.0),
+            _ => rng.uniform(-2.0, 2.0),
+        };
+    }
+    model
+        .solve_configuration(0.0, &mut s[..Rattleback::NQ])
+        .expect("the rattleback's contact height");
+    s
+}
+
+/// [`check`] for the rattleback, whose states must satisfy its height constraint: the
+/// largest relative difference over consistent random states (a 1% floor as there, per
+/// block of like units), panicking above 1e-10: the two take different routes
+/// (Newton–Euler about the contact against the macro's derivation), so they agree to the
+/// rounding of each, not bit for bit.
+fn check_rattleback(
+    name: &str,
+    model: &Rattleback,
+    hand: Hand<Rattleback, 9>,
+    rng: &mut SplitMix64,
+) {
+    let mut worst = 0.0f64;
+    for _ in 0..200 {
+        let t = rng.uniform(0.0, 10.0);
+        let s = rattleback_state(model, rng);
+        let mut generated = [0.0; 9];
+        model
+            .rhs(t, &s, &mut generated)
+            .unwrap_or_else(|e| panic!("{name}: generated rhs failed: {e:?}"));
+        let mut hw = [0.0; 9];
+        hand(model, t, &s, &mut hw);
+        // The floor is taken per block of like units (E's velocity, the angle rates, their
+        // rates): the angular accelerations are orders of magnitude above E's speed.
+        let floor = |i: usize| {
+            let block = &generated[i / 3 * 3..i / 3 * 3 + 3];
+            1e-2 * block.iter().fold(0.0f64, |a, v| a.max(v.abs()))
+        };
+        for i in 0..9 {
+            let scale = generated[i].abs().max(hw[i].abs()).max(floor(i));
+            let rel = (generated[i] - hw[i]).abs() / scale;
+            worst = worst.max(rel);
+            assert!(
+                rel <= 1e-10,
+                "{name}: component {i} differs at state {s:?}: generated {}, hand-written {}, \
+                 relative {rel:.2e}",
+                generated[i],
+                hw[i]
+            );
+        }
+    }
+    eprintln!("{name}: hand-written = generated to {worst:.1e} relative");
+}
+
 fn bench_one<M: Model, const N: usize>(
     c: &mut Criterion,
     name: &str,
@@ -97,8 +165,20 @@ fn bench_one<M: Model, const N: usize>(
     check(&format!("{name} (libm)"), &model, hand_libm, rng);
     let t = rng.uniform(0.0, 10.0);
     let s: [f64; N] = random_state(rng);
+    time_one(c, name, model, (hand, hand_libm), t, &s);
+}
+
+/// Criterion's three functions (or the paired rounds) at one (t, state).
+fn time_one<M: Model, const N: usize>(
+    c: &mut Criterion,
+    name: &str,
+    model: M,
+    (hand, hand_libm): (Hand<M, N>, Hand<M, N>),
+    t: f64,
+    s: &[f64; N],
+) {
     if std::env::var_os("NONHOLO_RHS_PAIRED").is_some() {
-        paired(name, &model, [hand, hand_libm], t, &s);
+        paired(name, &model, [hand, hand_libm], t, s);
         return;
     }
     let mut group = c.benchmark_group(name);
@@ -106,7 +186,7 @@ fn bench_one<M: Model, const N: usize>(
         b.iter(|| {
             let mut d = [0.0; N];
             black_box(&model)
-                .rhs(black_box(t), black_box(&s), &mut d)
+                .rhs(black_box(t), black_box(s), &mut d)
                 .unwrap();
             d
         })
@@ -114,14 +194,14 @@ fn bench_one<M: Model, const N: usize>(
     group.bench_function("hand_written", |b| {
         b.iter(|| {
             let mut d = [0.0; N];
-            hand(black_box(&model), black_box(t), black_box(&s), &mut d);
+            hand(black_box(&model), black_box(t), black_box(s), &mut d);
             d
         })
     });
     group.bench_function("hand_written_libm", |b| {
         b.iter(|| {
             let mut d = [0.0; N];
-            hand_libm(black_box(&model), black_box(t), black_box(&s), &mut d);
+            hand_libm(black_box(&model), black_box(t), black_box(s), &mut d);
             d
         })
     });
@@ -242,6 +322,34 @@ fn benches(c: &mut Criterion) {
         AssignedSpin::default().with_c_phi(0.3).with_c_th1(0.2),
         (assigned_spin::<Std>, assigned_spin::<Libm>),
         rng,
+    );
+
+    // The rattleback: Newton–Euler by hand (no printed first-order system), checked at
+    // states on the ground, timed at one of them.
+    let rb = Rattleback::default();
+    let other = Rattleback::default()
+        .with_a(0.15)
+        .with_b(0.05)
+        .with_c(0.03)
+        .with_h(0.005)
+        .with_i_d(1.0e-4)
+        .with_g(3.0);
+    check_rattleback("rattleback", &rb, rattleback::<Std>, rng);
+    check_rattleback(
+        "rattleback (other parameters)",
+        &other,
+        rattleback::<Std>,
+        rng,
+    );
+    check_rattleback("rattleback (libm)", &rb, rattleback::<Libm>, rng);
+    let s = rattleback_state(&rb, rng);
+    time_one(
+        c,
+        "rattleback",
+        rb,
+        (rattleback::<Std>, rattleback::<Libm>),
+        0.0,
+        &s,
     );
 }
 

@@ -24,6 +24,12 @@
 //! `NONHOLO_SIMULATE_METHODS=tsit45` (comma-separated) restricts the methods timed (the
 //! counted runs always cover all of them).
 //!
+//! Group `simulate_rattleback`, function `rattleback_10s`: the rattleback
+//! (`nonholo::models::Rattleback::default()`) spun +2 rad/s as `examples/rattleback.rs`
+//! starts it, 10 s at rtol = atol = 1e-8 with `Options::default()` (Tsit45), beside the
+//! SciPy ride of `bench/python/bench_rattleback.py`; its counted run is written to
+//! `<target>/nonholo-rattleback.json`.
+//!
 //! `NONHOLO_SIMULATE_SURVEY=1` first prints the survey of the explicit methods: every
 //! library model from its example's initial state over its example's horizon, Tsit45
 //! against DOP853 at rtol = atol = 1e-6, 1e-8, 1e-10 (the default) and 1e-12: steps, rhs
@@ -32,8 +38,8 @@
 
 use criterion::{criterion_group, Criterion};
 use nonholo::models::{
-    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDisk3d,
-    RollingDiskPendulum, Skate, VerticalDisk, WhippleBicycle,
+    AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, Rattleback,
+    RollingDisk3d, RollingDiskPendulum, Skate, VerticalDisk, WhippleBicycle,
 };
 use nonholo::prelude::*;
 use std::cell::Cell;
@@ -224,6 +230,81 @@ fn report() {
     }
 }
 
+/// The rattleback's ride: `examples/rattleback.rs`'s start spun +2 rad/s (z = c on the
+/// lowest point, dot(yaw) = 2, dot(roll) = 0.1, the rest 0), 10 s at rtol = atol = 1e-8 with
+/// the options a user writes (`Options::default()`: Tsit45, a sample after every step).
+/// `bench/python/bench_rattleback.py` integrates the same start with SciPy.
+const RATTLEBACK_T1: f64 = 10.0;
+const RATTLEBACK_TOL: f64 = 1e-8;
+
+fn rattleback_start(rb: &Rattleback) -> [f64; Rattleback::DIM] {
+    let mut s = Rattleback::ZERO_STATE;
+    s[2] = rb.c;
+    s[Rattleback::NQ] = 2.0;
+    s[Rattleback::NQ + 1] = 0.1;
+    s
+}
+
+fn rattleback_options() -> Options {
+    Options::default().rtol(RATTLEBACK_TOL).atol(RATTLEBACK_TOL)
+}
+
+/// One untimed, counted rattleback ride: steps, rhs evaluations (as in [`report`]), the
+/// final state and the energy drift, printed and written to
+/// `<target>/nonholo-rattleback.json` for `bench/python/bench_rattleback.py` (target:
+/// `$CARGO_TARGET_DIR`, else the workspace's `target/`).
+fn rattleback_report() {
+    let rb = Rattleback::default();
+    let state0 = rattleback_start(&rb);
+    let counting = Counting {
+        inner: rb,
+        rhs: Cell::new(0),
+        jvp: Cell::new(0),
+    };
+    let traj = simulate(
+        &counting,
+        &state0,
+        0.0..RATTLEBACK_T1,
+        &rattleback_options(),
+    )
+    .unwrap_or_else(|e| panic!("rattleback: {}", e.error));
+    let samples = traj.len();
+    let steps = samples - 1;
+    let rhs_integrator = counting.rhs.get() - samples;
+    let (t_end, s_end) = traj.last().unwrap();
+    let energy = traj.energy(&rb).unwrap();
+    let drift = energy
+        .iter()
+        .map(|e| (e - energy[0]).abs())
+        .fold(0.0, f64::max)
+        / energy[0].abs();
+    println!(
+        "Rattleback::default(), tsit45 0-{RATTLEBACK_T1} s at {RATTLEBACK_TOL:e}: {steps} steps, \
+         {rhs_integrator} rhs evaluations (+ {samples} for the samples); energy drift \
+         {drift:.1e} rel"
+    );
+    println!("            state at t = {t_end}: {}", json_array(s_end));
+    // The workspace's target directory, where criterion writes its estimates too.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target.join("nonholo-rattleback.json");
+    let json = format!(
+        "{{\"model\": \"Rattleback::default()\", \"method\": \"tsit45\", \
+         \"function\": \"simulate_rattleback/rattleback_10s\", \"rtol\": {RATTLEBACK_TOL:?}, \
+         \"atol\": {RATTLEBACK_TOL:?}, \"t1\": {RATTLEBACK_T1:?}, \"state0\": {}, \
+         \"steps\": {steps}, \"rhs_evaluations\": {rhs_integrator}, \"samples\": {samples}, \
+         \"max_rel_energy_drift\": {drift:?}, \"final_time\": {t_end:?}, \
+         \"final_state\": {}}}\n",
+        json_array(&state0),
+        json_array(s_end)
+    );
+    match std::fs::create_dir_all(&target).and_then(|()| std::fs::write(&path, json)) {
+        Ok(()) => println!("wrote {}", path.display()),
+        Err(e) => println!("could not write {}: {e}", path.display()),
+    }
+}
+
 /// Steps, integrator rhs evaluations and the best time of `simulate(model, ..)`.
 fn survey_case<M: Model + Copy>(
     model: M,
@@ -343,6 +424,16 @@ fn benches(c: &mut Criterion) {
             });
         }
     }
+    group.finish();
+
+    rattleback_report();
+    let rb = Rattleback::default();
+    let rb0 = rattleback_start(&rb);
+    let o = rattleback_options();
+    let mut group = c.benchmark_group("simulate_rattleback");
+    group.bench_function("rattleback_10s", |b| {
+        b.iter(|| simulate(black_box(&rb), black_box(&rb0), 0.0..RATTLEBACK_T1, &o).unwrap())
+    });
     group.finish();
 }
 

@@ -4,7 +4,11 @@
 //! rhs by hand — plain `f64`, fixed-size arrays, no allocation, every sine and cosine once,
 //! the obvious cancellations done, the small linear systems solved by Cramer's rule or an
 //! unrolled LDL^T — and reads the parameters from the model struct on every call, as the
-//! generated code does.
+//! generated code does. The rattleback ([`rattleback`]) has no printed system to
+//! transcribe: it is derived by Newton–Euler about the contact point, as a user of the
+//! general-purpose tools would write it.
+
+pub mod rattleback;
 
 use nonholo::models::{
     AssignedFront, AssignedSpin, CoaxialDisks, ParallelPoints, PendulumSkate, RollingDiskPendulum,
