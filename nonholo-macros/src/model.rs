@@ -293,6 +293,8 @@ pub struct Geometry {
     /// `BODIES`: bodies and particles.
     pub bodies: Vec<String>,
     pub scene: Vec<SceneItem>,
+    /// `GROUNDS`: each `ground`'s name, the symbols of its variables `u`, `v`, its height.
+    pub grounds: Vec<(String, [u32; 2], Id)>,
 }
 
 /// One shape of the default scene (point indices into `points`, frame indices into
@@ -329,6 +331,8 @@ pub enum SceneItem {
     },
     /// A plane through a point, `up` in root components.
     Grid { point: usize, up: [Id; 3] },
+    /// Uneven ground, by its index in [`Geometry::grounds`].
+    Ground { ground: usize },
     /// A particle, or a body without inertia.
     Dot { point: usize },
     /// The shapes of `draw { .. }`, with their colours if given.

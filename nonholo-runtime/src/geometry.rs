@@ -118,6 +118,22 @@ pub enum Shape {
         /// Its colour.
         color: Rgb,
     },
+    /// Uneven ground (`ground G { height(u, v) = h }`): the surface `z = h(u, v)` of the
+    /// model's ground number `ground` ([`Geometry::GROUNDS`], heights from
+    /// [`Geometry::ground_height`]), drawn as a patch around the motion.
+    ///
+    /// The viewers (feature `viz`) sample the heights once, when the animation is set up,
+    /// over the motion's bounding box in root `x`, `y` widened on every side by a third of
+    /// its larger side (at least by the model's size), in square cells (about 48 along that
+    /// side); they draw the cells shaded by their slope, with lines at a round step, under
+    /// the bodies, and the bodies' shadows on it when the scene has no plane
+    /// ([`Shape::Grid`]).
+    Ground {
+        /// Its index in [`Geometry::GROUNDS`].
+        ground: usize,
+        /// Its colour.
+        color: Rgb,
+    },
     /// A particle, drawn as a dot.
     Dot {
         /// Where it is.
@@ -174,6 +190,24 @@ pub trait Geometry: Model {
     /// plane a grid, every particle a dot; then the shapes of the model's `draw { .. }`
     /// section, if any.
     fn scene(&self) -> Vec<Shape>;
+
+    /// The model's uneven grounds (`ground G { height(u, v) = h }`), in declaration order.
+    const GROUNDS: &'static [&'static str] = &[];
+
+    /// The height `h(u, v)` of ground number `ground` ([`Geometry::GROUNDS`]) above the root
+    /// frame's first two axes at `(u, v)`; NaN for an index that is no ground.
+    ///
+    /// ```
+    /// use nonholo::Geometry;
+    /// let disk = nonholo::models::DiskOverBump::default();
+    /// assert_eq!(nonholo::models::DiskOverBump::GROUNDS, ["road"]);
+    /// assert!((disk.ground_height(0, disk.at, 0.0) - disk.bump).abs() < 1e-15);
+    /// assert!(disk.ground_height(1, 0.0, 0.0).is_nan());
+    /// ```
+    fn ground_height(&self, ground: usize, u: f64, v: f64) -> f64 {
+        let _ = (ground, u, v);
+        f64::NAN
+    }
 }
 
 /// The index of `name` in `names`, or [`Error::UnknownName`].

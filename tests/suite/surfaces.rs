@@ -7,7 +7,7 @@ use nonholo::models::{
     ChaplyginBall, DiskOverBump, Rattleback, RollingDisk3d, RouthSphere, TippeTop,
 };
 use nonholo::prelude::*;
-use nonholo::{ContactEvent, ContactLoad, EventKind, Geometry};
+use nonholo::{ContactEvent, ContactLoad, EventKind, Geometry, Linearization};
 use nonholo_test_models::surfaces::{
     BallOnSlope, DiskOnFlatGround, DiskOverBumpMu, DiskOverBumpVo, RattlebackBh, RattlebackByHand,
     RattlebackMu, RattlebackVo, RollingTorus, RouthByHand, ThinTorus, TippeTopMu, TippeTopVo,
@@ -685,4 +685,125 @@ fn a_disk_rolls_over_a_bump() {
             worst(&p, &reference)
         );
     }
+}
+
+/// About steady spin at 1 rad/s on its lowest point, the rattleback's rocking grows at about
+/// 0.43/s spun one way and at about 0.042/s spun the other (Kane and Levinson's rattleback):
+/// it reverses in both senses, ten times slower in one.
+#[test]
+fn rattleback_grows_ten_times_faster_one_way() {
+    let rb = Rattleback::default();
+    let keep = ["roll", "pitch", "dot(yaw)", "dot(roll)", "dot(pitch)"];
+    let growth = |spin: f64| {
+        let mut s = Rattleback::ZERO_STATE;
+        s[2] = rb.c;
+        s[Rattleback::NQ] = spin;
+        let lin = linearize(&rb, 0.0, &s, &Linearize::new().keep(&keep)).unwrap();
+        assert!(
+            lin.max_residual() < 1e-12,
+            "a steady motion: {:?}",
+            lin.residual
+        );
+        lin.eigenvalues()
+            .unwrap()
+            .iter()
+            .fold(f64::MIN, |m, e| m.max(e.re))
+    };
+    let (fast, slow) = (growth(1.0), growth(-1.0));
+    assert!((fast - 0.43).abs() < 0.01, "{fast}");
+    assert!((slow - 0.042).abs() < 0.001, "{slow}");
+    println!("rattleback at 1 rad/s: growth {fast:.5}/s one way, {slow:.5}/s the other");
+}
+
+/// The Whipple bicycle on toroidal tyres of crown 2 cm (hubs held) against SymBRiM's
+/// `ToroidalWheel` model of the same bicycle (`bench/python/bench_toroidal_symbrim.py`,
+/// SymPy's `KanesMethod` and `Linearizer`): the upright eigenvalues at 2, 5 and 8 m/s and the
+/// weave and capsize speeds.
+#[test]
+fn the_bicycle_on_toroidal_tyres_is_symbrims() {
+    use nonholo::models::WhippleBicycle;
+    let bike = WhippleBicycle::default().with_t_r(0.02).with_t_f(0.02);
+    let poly = |v: f64| lin_at(&bike, v).characteristic_polynomial();
+    // SymBRiM's eigenvalues (re, im) at crown 0.02 m
+    let symbrim: [(f64, [(f64, f64); 4]); 3] = [
+        (
+            2.0,
+            [
+                (-8.453446093125018, 0.0),
+                (-2.9875939275645518, 0.0),
+                (2.530132033105983, -1.5042142708207311),
+                (2.530132033105983, 1.5042142708207311),
+            ],
+        ),
+        (
+            5.0,
+            [
+                (-13.91750086784829, 0.0),
+                (-1.1224731939086297, -4.54811834838617),
+                (-1.1224731939086297, 4.54811834838617),
+                (0.21050736947155277, 0.0),
+            ],
+        ),
+        (
+            8.0,
+            [
+                (-20.164337642391864, 0.0),
+                (-2.860490510026483, -8.521007045389302),
+                (-2.860490510026483, 8.521007045389302),
+                (0.3622148445344138, 0.0),
+            ],
+        ),
+    ];
+    for (v, want) in symbrim {
+        let eig = lin_at(&bike, v).eigenvalues().unwrap();
+        let mut used = [false; 4];
+        for (re, im) in want {
+            let (k, d) = eig
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !used[*k])
+                .map(|(k, e)| (k, (e.re - re).hypot(e.im - im)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .unwrap();
+            used[k] = true;
+            assert!(
+                d < 1e-9 * (1.0 + re.hypot(im)),
+                "v {v}: {eig:?} against {want:?}"
+            );
+        }
+    }
+    let hurwitz = |v: f64| {
+        let c = poly(v);
+        c[3] * c[2] * c[1] - c[1] * c[1] - c[0] * c[3] * c[3]
+    };
+    let bisect = |mut lo: f64, mut hi: f64, f: &dyn Fn(f64) -> f64| {
+        let positive = f(lo) > 0.0;
+        while hi - lo > 1e-13 * hi {
+            let mid = 0.5 * (lo + hi);
+            if (f(mid) > 0.0) == positive {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    };
+    let weave = bisect(3.5, 4.2, &hurwitz);
+    let capsize = bisect(4.2, 5.0, &|v| poly(v)[0]);
+    assert!((weave - 3.9261052240584857).abs() < 1e-9, "weave {weave}");
+    assert!(
+        (capsize - 4.497885277082608).abs() < 1e-9,
+        "capsize {capsize}"
+    );
+}
+
+/// The bicycle upright at `v`, its lean and steer kept.
+fn lin_at(bike: &nonholo::models::WhippleBicycle, v: f64) -> Linearization {
+    use nonholo::models::WhippleBicycle;
+    let mut s = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut s[..WhippleBicycle::NQ])
+        .unwrap();
+    s[WhippleBicycle::NQ + 1] = -v / bike.r_r;
+    let keep = ["roll", "steer", "dot(roll)", "dot(steer)"];
+    linearize(bike, 0.0, &s, &Linearize::new().keep(&keep)).unwrap()
 }

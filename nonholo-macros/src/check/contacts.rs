@@ -92,7 +92,7 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
     let frame_span = frame_entry.as_ref().map(Expr::span);
     let contact = e.optional("contact");
     let solve = e.optional("solve");
-    let height_row = solve.is_some();
+    let mut height_row = solve.is_some();
     let lateral = e.optional("lateral");
     let friction = e.optional("friction");
     if let Some(mu) = &friction {
@@ -179,6 +179,8 @@ pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
             );
         }
         if let Some(s) = &solve {
+            // refused, so no height row: the row count is no second error
+            height_row = false;
             k.cx.error_help(
                 s.span(),
                 "`solve` is for a contact on a plane: on uneven ground the contact is built on it",

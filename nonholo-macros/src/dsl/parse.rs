@@ -275,31 +275,21 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
         }
         "ground" => {
             let name: Ident = input.parse()?;
-            let content;
-            braced!(content in input);
-            let head: Ident = content.parse()?;
-            if head != "height" {
-                return Err(syn::Error::new(
-                    head.span(),
-                    format!("write `ground {name} {{ height(u, v) = .. }}`"),
-                ));
-            }
-            let args;
-            parenthesized!(args in content);
-            let u: Ident = args.parse()?;
-            args.parse::<Token![,]>()?;
-            let v: Ident = args.parse()?;
-            if !args.is_empty() {
-                return Err(args.error("`height` takes two variables: `height(u, v)`"));
-            }
-            content.parse::<Token![=]>()?;
-            let height = parse_expr(&content, cx)?;
-            if content.peek(Token![;]) {
-                content.parse::<Token![;]>()?;
-            }
-            if !content.is_empty() {
-                return Err(content.error("a ground has one entry: `height(u, v) = ..`"));
-            }
+            let parsed = ground_body(input, &name, cx);
+            // a ground whose body does not parse is still declared: no follow-on errors
+            // where its name is used
+            let (u, v, height) = match parsed {
+                Ok(x) => x,
+                Err(e) => {
+                    m.grounds.push(Ground {
+                        name: name.clone(),
+                        u: Ident::new("__u", name.span()),
+                        v: Ident::new("__v", name.span()),
+                        height: Expr::Error(name.span()),
+                    });
+                    return Err(e);
+                }
+            };
             m.grounds.push(Ground { name, u, v, height });
             return Ok(());
         }
@@ -598,4 +588,34 @@ fn skip_entry(s: ParseStream) {
         }
         Ok(((), rest))
     });
+}
+
+/// `{ height(u, v) = h }` of a `ground`.
+fn ground_body(input: ParseStream, name: &Ident, cx: &Ctxt) -> syn::Result<(Ident, Ident, Expr)> {
+    let content;
+    braced!(content in input);
+    let head: Ident = content.parse()?;
+    if head != "height" {
+        return Err(syn::Error::new(
+            head.span(),
+            format!("write `ground {name} {{ height(u, v) = .. }}`"),
+        ));
+    }
+    let args;
+    parenthesized!(args in content);
+    let u: Ident = args.parse()?;
+    args.parse::<Token![,]>()?;
+    let v: Ident = args.parse()?;
+    if !args.is_empty() {
+        return Err(args.error("`height` takes two variables: `height(u, v)`"));
+    }
+    content.parse::<Token![=]>()?;
+    let height = parse_expr(&content, cx)?;
+    if content.peek(Token![;]) {
+        content.parse::<Token![;]>()?;
+    }
+    if !content.is_empty() {
+        return Err(content.error("a ground has one entry: `height(u, v) = ..`"));
+    }
+    Ok((u, v, height))
 }

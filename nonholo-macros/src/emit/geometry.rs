@@ -91,6 +91,8 @@ pub fn items(
     let frame_names: Vec<&str> = geo.frames.iter().map(|(n, _)| n.as_str()).collect();
     let body_names: Vec<&str> = geo.bodies.iter().map(String::as_str).collect();
     let scene = scene(g, geo, &b_qqd, plets, nq);
+    let ground_names: Vec<&str> = geo.grounds.iter().map(|(n, _, _)| n.as_str()).collect();
+    let heights = ground_heights(g, geo, base, plets, nq);
     quote! {
         #[allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic, clippy::nursery)]
         impl<__S: ::nonholo::Scalar> #generic_name<__S> {
@@ -178,6 +180,12 @@ pub fn items(
             fn scene(&self) -> ::nonholo::__private::Vec<::nonholo::Shape> {
                 #scene
             }
+
+            const GROUNDS: &'static [&'static str] = &[#(#ground_names),*];
+
+            fn ground_height(&self, ground: usize, u: f64, v: f64) -> f64 {
+                #heights
+            }
         }
     }
 }
@@ -214,6 +222,7 @@ fn scene(
                 l.vec(&v)
             }
             SceneItem::Grid { up, .. } => l.vec(up),
+            SceneItem::Ground { .. } => l.vec(&[]),
             SceneItem::Dot { .. } | SceneItem::Segment { .. } => l.vec(&[]),
             SceneItem::Sphere { radius, .. } => l.vec(&[*radius]),
             SceneItem::Cylinder {
@@ -258,6 +267,10 @@ fn scene(
                 let p = lit_usize(*point);
                 quote! { ::nonholo::Shape::Grid { point: #p, up: [#(#v),*], color: [200, 200, 200] } }
             }
+            SceneItem::Ground { ground } => {
+                let k = lit_usize(*ground);
+                quote! { ::nonholo::Shape::Ground { ground: #k, color: [170, 160, 140] } }
+            }
             SceneItem::Dot { point } => {
                 let p = lit_usize(*point);
                 quote! { ::nonholo::Shape::Dot { point: #p, color: #color } }
@@ -288,5 +301,43 @@ fn scene(
         #plets
         #lets
         ::nonholo::__private::to_shapes([#(#shapes),*])
+    }
+}
+
+/// `ground_height()`: each ground's `h(u, v)` from its own variables, NaN for an index that
+/// is no ground.
+fn ground_heights(
+    g: &Graph,
+    geo: &Geometry,
+    base: &Bindings,
+    plets: &TokenStream,
+    nq: usize,
+) -> TokenStream {
+    if geo.grounds.is_empty() {
+        return quote! { f64::NAN };
+    }
+    let nq_l = lit_usize(nq);
+    let mut bind = base.clone();
+    let mut l = Layout::new();
+    let mut slots = Vec::new();
+    for (_, [u, v], h) in &geo.grounds {
+        bind_array(&mut bind, &[*u, *v], &ident_for("__uv"));
+        slots.push(l.vec(&[*h]));
+    }
+    let (lets, out) = l.block(g, &bind, "h");
+    let arms = slots.iter().enumerate().map(|(k, slot)| {
+        let (k, h) = (lit_usize(k), &out.vec(*slot)[0]);
+        quote! { #k => #h, }
+    });
+    quote! {
+        let t = 0.0f64;
+        let __q = [0.0f64; #nq_l];
+        let __uv = [u, v];
+        #plets
+        #lets
+        match ground {
+            #(#arms)*
+            _ => f64::NAN,
+        }
     }
 }

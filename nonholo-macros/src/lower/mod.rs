@@ -42,10 +42,10 @@ struct Lowerer<'a> {
 
 /// `h(u, v)`, `dh/du` and `dh/dv` of a `ground`, in symbols `u`, `v` of its own.
 #[derive(Clone, Copy)]
-struct GroundTerms {
-    u: u32,
-    v: u32,
-    h: Id,
+pub(super) struct GroundTerms {
+    pub(super) u: u32,
+    pub(super) v: u32,
+    pub(super) h: Id,
     hu: Id,
     hv: Id,
 }
@@ -464,7 +464,7 @@ impl Lowerer<'_> {
     }
 
     /// Ground `k`'s height and gradient in its own variables (lowered once).
-    fn ground_terms(&mut self, k: usize) -> GroundTerms {
+    pub(super) fn ground_terms(&mut self, k: usize) -> GroundTerms {
         if let Some(t) = self.grounds[k] {
             return t;
         }

@@ -221,6 +221,13 @@ impl Lowerer<'_> {
             })
             .collect();
 
+        // each ground's height in its own variables, for drawing it
+        let grounds: Vec<(String, [u32; 2], Id)> = (0..k.grounds.len())
+            .map(|i| {
+                let t = self.ground_terms(i);
+                (k.grounds[i].name.clone(), [t.u, t.v], t.h)
+            })
+            .collect();
         let g = &mut self.g;
         let zero = g.zero();
         let Some(kin) = self.kin.as_mut() else {
@@ -340,7 +347,7 @@ impl Lowerer<'_> {
         } else {
             configuration = Configuration::default();
         }
-        let geometry = geometry(
+        let mut geometry = geometry(
             kin,
             g,
             &self.clock,
@@ -349,6 +356,12 @@ impl Lowerer<'_> {
             &wheels,
             (&contacts, &planes, &draw),
         );
+        for (i, (name, _, _)) in grounds.iter().enumerate() {
+            if !k.hidden.contains(name) {
+                geometry.scene.push(SceneItem::Ground { ground: i });
+            }
+        }
+        geometry.grounds = grounds;
         ThreeD {
             kinetic,
             rigid,
@@ -616,6 +629,7 @@ fn geometry(
         points,
         bodies,
         scene,
+        grounds: Vec::new(),
     }
 }
 

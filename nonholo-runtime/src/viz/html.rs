@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::contacts::ContactTrack;
-use super::scene::{Setup, Track};
+use super::scene::{Patch, Setup, Track};
 use super::Animation;
 use crate::geometry::Rgb;
 use crate::{Geometry, Shape};
@@ -125,6 +125,8 @@ pub(crate) fn page<M: Geometry>(
             Shape::Grid { point, .. } | Shape::Dot { point, .. } => {
                 (core::slice::from_ref(point), None)
             }
+            // its heights travel with it, sampled
+            Shape::Ground { .. } => (&[], None),
         };
         used_p.extend_from_slice(p);
         used_f.extend(f);
@@ -206,7 +208,8 @@ pub(crate) fn page<M: Geometry>(
         if k > 0 {
             j.push(',');
         }
-        shape(&mut j, s, &pi, &fi);
+        let patch = setup.grounds.iter().find(|g| g.shape == k);
+        shape(&mut j, s, patch, pq, &pi, &fi);
     }
     j.push_str("],\"trails\":[");
     for (k, (p, c)) in setup.trails.iter().enumerate() {
@@ -359,8 +362,64 @@ fn contacts_json(j: &mut String, c: &ContactTrack, pq: f64) {
     j.push('}');
 }
 
-/// One shape as JSON, its point and frame indices renumbered.
-fn shape(j: &mut String, s: &Shape, pi: &dyn Fn(usize) -> usize, fi: &dyn Fn(usize) -> usize) {
+/// `x` with `decimals` decimals, trailing zeros dropped (`0.05`, not `0.050000`); `null` for
+/// a number that is not finite. Heights far from a bump are tiny, and their shortest exact
+/// form would run to hundreds of digits.
+fn fixed(out: &mut String, x: f64, decimals: usize) {
+    if !x.is_finite() {
+        out.push_str("null");
+        return;
+    }
+    let start = out.len();
+    let _ = write!(out, "{x:.decimals$}");
+    if out[start..].contains('.') {
+        let keep = out.trim_end_matches('0').trim_end_matches('.').len();
+        out.truncate(keep);
+    }
+    if &out[start..] == "-0" {
+        out.truncate(start);
+        out.push('0');
+    }
+}
+
+/// A ground's sampled heights as the fields of its JSON object (after `"kind"`): the
+/// first sample's `u0`, `v0`, the steps `du`, `dv`, the counts `nu`, `nv`, the lines'
+/// `every` and `off` and the heights `z` (`u` fastest, to the nearest `pq`; `null` where
+/// the height is not finite). See [`Patch`].
+fn patch_json(j: &mut String, g: &Patch, pq: f64) {
+    let decimals = (-pq.log10().round()).max(0.0) as usize;
+    j.push_str(",\"u0\":");
+    num(j, g.u0);
+    j.push_str(",\"v0\":");
+    num(j, g.v0);
+    j.push_str(",\"du\":");
+    num(j, g.du);
+    j.push_str(",\"dv\":");
+    num(j, g.dv);
+    let _ = write!(
+        j,
+        ",\"nu\":{},\"nv\":{},\"every\":{},\"off\":[{},{}],\"z\":[",
+        g.nu, g.nv, g.every, g.off[0], g.off[1]
+    );
+    for (k, z) in g.z.iter().enumerate() {
+        if k > 0 {
+            j.push(',');
+        }
+        fixed(j, *z, decimals);
+    }
+    j.push(']');
+}
+
+/// One shape as JSON, its point and frame indices renumbered; a ground with its sampled
+/// heights (`patch`, positions quantized to `pq`).
+fn shape(
+    j: &mut String,
+    s: &Shape,
+    patch: Option<&Patch>,
+    pq: f64,
+    pi: &dyn Fn(usize) -> usize,
+    fi: &dyn Fn(usize) -> usize,
+) {
     match s {
         Shape::Disk {
             center,
@@ -491,6 +550,14 @@ fn shape(j: &mut String, s: &Shape, pi: &dyn Fn(usize) -> usize, fi: &dyn Fn(usi
             j.push_str(",\"color\":");
             rgb(j, *color);
         }
+        Shape::Ground { ground, color } => {
+            let _ = write!(j, "{{\"kind\":\"ground\",\"ground\":{ground}");
+            if let Some(g) = patch {
+                patch_json(j, g, pq);
+            }
+            j.push_str(",\"color\":");
+            rgb(j, *color);
+        }
         Shape::Dot { point, color } => {
             let _ = write!(j, "{{\"kind\":\"dot\",\"point\":{},\"color\":", pi(*point));
             rgb(j, *color);
@@ -512,6 +579,23 @@ mod tests {
             "\"a\\u003c/script\\u003e\\u003cb\\u003e\\\"q\\\"\\\\\\u000a\""
         );
         assert_eq!(html_text("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+    }
+
+    #[test]
+    fn heights_are_short() {
+        let mut s = String::new();
+        for (x, d) in [
+            (0.05, 4),
+            (1e-158, 4),
+            (-1e-9, 4),
+            (-0.123456, 4),
+            (2.0, 0),
+            (f64::NAN, 4),
+        ] {
+            fixed(&mut s, x, d);
+            s.push(' ');
+        }
+        assert_eq!(s, "0.05 0 0 -0.1235 2 null ");
     }
 
     #[test]

@@ -17,8 +17,9 @@
 //!   software rasterizer with the same camera: for READMEs and reports.
 //!
 //! The scene is the model's [`Geometry::scene`] (disks for wheels, ellipsoids for bodies,
-//! a grid for the ground...) plus any [`Shape`] added with [`Animation::shape`], and trails
-//! of points ([`Animation::trail`]). The camera orbits about the scene's up direction (the
+//! a grid for a plane, a shaded patch for uneven ground ([`Shape::Ground`], its heights
+//! sampled around the motion when the page or picture is made)...) plus any [`Shape`]
+//! added with [`Animation::shape`], and trails of points ([`Animation::trail`]). The camera orbits about the scene's up direction (the
 //! first grid's normal, else root `z`; see [`Animation::up`]); by default it frames the
 //! whole motion, or follows the model when the motion is much larger than the model
 //! (a bicycle riding away).

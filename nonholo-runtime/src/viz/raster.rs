@@ -11,7 +11,8 @@ use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 
 use super::camera::{dot, Camera, V3};
 use super::scene::{
-    col, grid_lines, primitives, shadows, trail_lines, Col, Pose, Prim, Setup, Track, SHADOW_ALPHA,
+    col, grid_lines, ground_cells, primitives, shadows, trail_lines, Col, Pose, Prim, Setup, Track,
+    SHADOW_ALPHA,
 };
 use super::Animation;
 use crate::Error;
@@ -179,6 +180,7 @@ impl Canvas {
     pub(crate) fn paint(&mut self, p: &Prim) {
         match p {
             Prim::Poly { pts, fill } => self.poly(pts, *fill, 1.0),
+            Prim::Quad { pts, fill } => self.poly(pts, *fill, 1.0),
             Prim::Shadow { pts } => self.poly(pts, [0.0; 3], SHADOW_ALPHA),
             Prim::Line {
                 a,
@@ -326,6 +328,8 @@ impl<'a> Renderer<'a> {
             px,
             &mut self.prims,
         );
+        // over the plane's lines: a ground above the plane hides them
+        ground_cells(self.setup, &cam, px, &mut self.prims);
         shadows(self.setup, &self.pose, &cam, &mut self.prims);
         trail_lines(
             self.setup,

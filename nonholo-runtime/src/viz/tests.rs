@@ -569,3 +569,231 @@ fn a_torus_is_drawn_as_a_ring_and_travels_in_the_page() {
     );
     assert!(page.contains("case \"torus\":"));
 }
+
+/// The unicycle on uneven ground: a round bump ([`Bumpy::height`]) instead of its plane,
+/// `ground road` of a model the way `nonholonomic!` emits it (`GROUNDS`, `ground_height`,
+/// a [`Shape::Ground`] in the scene). The unicycle itself still rides the plane `z = 0`:
+/// the pictures do not care.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub(super) struct Bumpy(pub(super) Unicycle);
+
+/// The ground's colour in [`Bumpy`]'s scene (the macro's).
+pub(super) const ROAD: [u8; 3] = [170, 160, 140];
+
+impl Bumpy {
+    /// Where the bump is, how high and how wide: `h = BUMP[2] exp(-|(u, v) - (BUMP[0],
+    /// BUMP[1])|^2 / BUMP[3])`, its steepest slope (36 degrees) at `sqrt(BUMP[3] / 2)` =
+    /// 0.1 from its top.
+    pub(super) const BUMP: [f64; 4] = [0.25, 0.25, 0.12, 0.02];
+
+    /// The road's height.
+    pub(super) fn height(u: f64, v: f64) -> f64 {
+        let [a, b, h, w] = Self::BUMP;
+        h * (-((u - a).powi(2) + (v - b).powi(2)) / w).exp()
+    }
+}
+
+impl Model for Bumpy {
+    const COORDINATES: &'static [&'static str] = Unicycle::COORDINATES;
+    const SPEEDS: &'static [&'static str] = Unicycle::SPEEDS;
+    const PARAMETERS: &'static [&'static str] = Unicycle::PARAMETERS;
+    const CONSTRAINTS: &'static [&'static str] = Unicycle::CONSTRAINTS;
+    const NQ: usize = 4;
+    const NZ: usize = 2;
+    const NC: usize = 2;
+    const DIM: usize = 6;
+    const FORMULATION: Formulation = Formulation::GibbsAppell;
+    const EQUATIONS: &'static str = Unicycle::EQUATIONS;
+    type State = [f64; 6];
+    const ZERO_STATE: [f64; 6] = [0.0; 6];
+    fn parameters(&self) -> Vec<f64> {
+        self.0.parameters()
+    }
+    fn rhs(&self, t: f64, s: &[f64], d: &mut [f64]) -> Result<(), Error> {
+        self.0.rhs(t, s, d)
+    }
+    fn qdot(&self, t: f64, q: &[f64], z: &[f64], qd: &mut [f64]) -> Result<(), Error> {
+        self.0.qdot(t, q, z, qd)
+    }
+    fn state_from_qdot(&self, t: f64, q: &[f64], qd: &[f64]) -> Result<[f64; 6], Error> {
+        self.0.state_from_qdot(t, q, qd)
+    }
+    fn energy(&self, t: f64, s: &[f64]) -> Result<f64, Error> {
+        self.0.energy(t, s)
+    }
+    fn constraint_residual(
+        &self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        r: &mut [f64],
+    ) -> Result<(), Error> {
+        self.0.constraint_residual(t, q, qd, r)
+    }
+}
+
+impl Geometry for Bumpy {
+    const POINTS: &'static [&'static str] = Unicycle::POINTS;
+    const FRAMES: &'static [&'static str] = Unicycle::FRAMES;
+    const BODIES: &'static [&'static str] = Unicycle::BODIES;
+    const GROUNDS: &'static [&'static str] = &["road"];
+    fn point_positions(&self, t: f64, q: &[f64], out: &mut [[f64; 3]]) -> Result<(), Error> {
+        self.0.point_positions(t, q, out)
+    }
+    fn frame_orientations(
+        &self,
+        t: f64,
+        q: &[f64],
+        out: &mut [[[f64; 3]; 3]],
+    ) -> Result<(), Error> {
+        self.0.frame_orientations(t, q, out)
+    }
+    fn point_velocities(&self, t: f64, s: &[f64], out: &mut [[f64; 3]]) -> Result<(), Error> {
+        self.0.point_velocities(t, s, out)
+    }
+    fn position(&self, name: &str, t: f64, q: &[f64]) -> Result<[f64; 3], Error> {
+        self.0.position(name, t, q)
+    }
+    /// The unicycle's scene, its plane's grid replaced by the ground (no plane: no grid).
+    fn scene(&self) -> Vec<Shape> {
+        let mut s: Vec<Shape> = self
+            .0
+            .scene()
+            .into_iter()
+            .filter(|s| !matches!(s, Shape::Grid { .. }))
+            .collect();
+        s.push(Shape::Ground {
+            ground: 0,
+            color: ROAD,
+        });
+        s
+    }
+    fn ground_height(&self, ground: usize, u: f64, v: f64) -> f64 {
+        if ground == 0 {
+            Self::height(u, v)
+        } else {
+            f64::NAN
+        }
+    }
+}
+
+/// The number after `"key":` in a JSON text.
+fn field(json: &str, key: &str) -> f64 {
+    let pat = format!("\"{key}\":");
+    let start = json.find(&pat).unwrap() + pat.len();
+    let end = start + json[start..].find([',', '}']).unwrap();
+    json[start..end].parse().unwrap()
+}
+
+#[test]
+fn a_ground_travels_in_the_page_as_sampled_heights() {
+    let u = Unicycle::default();
+    let bumpy = Bumpy(u);
+    let tr = u.ride(&START, 2.0, 200).unwrap();
+    let page = tr.animation_html(&bumpy, &Animation::default()).unwrap();
+    let json = data(&page);
+    // the ground, not a flat grid through it, and the viewer that draws it
+    assert!(!json.contains("\"kind\":\"grid\""));
+    let at = json.find("{\"kind\":\"ground\",\"ground\":0,").unwrap();
+    let g = &json[at..];
+    let g = &g[..g.find('}').unwrap() + 1];
+    assert!(g.ends_with(",\"color\":[170,160,140]}"), "{g}");
+    assert!(page.contains("function groundCells(") && page.contains("groundCells(cam, 1, under)"));
+    let (u0, v0, du, dv) = (
+        field(g, "u0"),
+        field(g, "v0"),
+        field(g, "du"),
+        field(g, "dv"),
+    );
+    let (nu, nv) = (field(g, "nu") as usize, field(g, "nv") as usize);
+    let z = array(g, "z");
+    assert_eq!(z.len(), nu * nv);
+    // square cells, about 48 across the longer side
+    assert_eq!(du, dv);
+    assert!(nu.max(nv) > 40 && nu.max(nv) < 70, "{nu} x {nv}");
+    // the heights, to the page's quantum of lengths
+    let pq = field(json, "pq");
+    for (i, j) in [(0, 0), (nu - 1, nv - 1), (nu / 2, nv / 3), (7, nv - 2)] {
+        let h = bumpy.ground_height(0, u0 + i as f64 * du, v0 + j as f64 * dv);
+        assert!((z[j * nu + i] - h).abs() <= 0.5 * pq, "({i}, {j})");
+    }
+    // the highest sample is the one nearest the bump's top
+    let [a, b, h, _] = Bumpy::BUMP;
+    let top = z.iter().fold(0.0f64, |m, z| m.max(*z));
+    assert!(top > 0.3 * h && top <= h + pq, "{top}");
+    let (ia, jb) = (((a - u0) / du).round(), ((b - v0) / dv).round());
+    assert_eq!(z[jb as usize * nu + ia as usize], top);
+    // around the whole ride with a margin: the wheel's contact stays well inside
+    let (u1, v1) = (u0 + (nu - 1) as f64 * du, v0 + (nv - 1) as f64 * dv);
+    for k in 0..=20 {
+        let s = tr.at(2.0 * k as f64 / 20.0).unwrap();
+        let (x, y) = (s[0], s[1]);
+        assert!(
+            x > u0 + 1.0 && x < u1 - 1.0 && y > v0 + 1.0 && y < v1 - 1.0,
+            "{x} {y}"
+        );
+    }
+}
+
+#[test]
+fn a_snapshot_paints_the_ground_shaded_by_its_slope() {
+    let d = dir("ground");
+    let bumpy = Bumpy::default();
+    // the ground and a dot at the origin, seen from -y (screen right is +x)
+    let look = Animation::default()
+        .size(400, 300)
+        .default_scene(false)
+        .show_time(false)
+        .camera(-90.0, 25.0)
+        .shape(Shape::Ground {
+            ground: 0,
+            color: ROAD,
+        })
+        .shape(Shape::Dot {
+            point: 0,
+            color: [0, 0, 0],
+        });
+    let p = d.join("ground.png");
+    snapshot_png(&bumpy, 0.0, &[0.0; 4], &p, &look).unwrap();
+    let (_, _, rgb) = read_png(&p);
+    let track = Track::single(&bumpy, 0.0, &[0.0; 4]).unwrap();
+    let s = setup(&bumpy, &track, &look).unwrap();
+    let cam = Camera::new(&s.view_at(&track, 0.0), 400.0, 300.0);
+    let px = |u: f64, v: f64| {
+        let q = cam.project([u, v, Bumpy::height(u, v)]);
+        assert!(
+            q[0] > 0.0 && q[0] < 400.0 && q[1] > 0.0 && q[1] < 300.0,
+            "{q:?}"
+        );
+        let i = 3 * (q[1] as usize * 400 + q[0] as usize);
+        [rgb[i], rgb[i + 1], rgb[i + 2]]
+    };
+    let expect = |n: [f64; 3]| {
+        let k = cam.shade(super::camera::normalize(n)) as f32;
+        ROAD.map(|c| (f32::from(c) * k) as i32)
+    };
+    let near =
+        |c: [u8; 3], e: [i32; 3], tol: i32| (0..3).all(|k| (i32::from(c[k]) - e[k]).abs() <= tol);
+    // flat ground between the lines, in the ground's colour lit from above
+    let flat = expect([0.0, 0.0, 1.0]);
+    for (u, v) in [(-0.3, -0.1), (0.1, -0.3), (-0.1, 0.5)] {
+        let c = px(u, v);
+        assert!(near(c, flat, 3), "({u}, {v}): {c:?}, not {flat:?}");
+    }
+    // the bump's flank facing +x, where it is steepest: another shade, the slope's
+    let [a, b, h, w] = Bumpy::BUMP;
+    let r = (0.5 * w).sqrt();
+    let slope = 2.0 * h * r / w * (-0.5f64).exp();
+    let side = expect([slope, 0.0, 1.0]);
+    assert!((side[0] - flat[0]).abs() > 20, "{side:?} {flat:?}");
+    let c = px(a + r, b);
+    assert!(near(c, side, 6), "{c:?}, not {side:?}");
+    // much of the picture is ground; above its far edge, the background
+    let ground = rgb
+        .chunks_exact(3)
+        .filter(|p| near([p[0], p[1], p[2]], flat, 3))
+        .count() as f64
+        / (400.0 * 300.0);
+    assert!(ground > 0.3, "{ground}");
+    assert_eq!(rgb[3 * (3 * 400 + 200)..][..3], look.background);
+}

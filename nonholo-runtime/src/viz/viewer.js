@@ -261,16 +261,94 @@
     }
     return [];
   }
+  // uneven grounds (scene/backdrop.rs, ground_cells): the heights the page's writer
+  // sampled (html.rs, Patch), made points once; a null height (not finite) is NaN
+  var GROUNDS = D.shapes.filter(function (s) { return s.kind === "ground" && s.nu > 1 && s.nv > 1; });
+  GROUNDS.forEach(function (g) {
+    g.pts = [];
+    for (var j = 0; j < g.nv; j++) {
+      for (var i = 0; i < g.nu; i++) {
+        var z = g.z[j * g.nu + i];
+        g.pts.push([g.u0 + i * g.du, g.v0 + j * g.dv, z === null ? NaN : z]);
+      }
+    }
+  });
+  // bilinear between the samples, held at the patch's edge beyond it
+  function groundHeight(g, u, v) {
+    function cell(x, m) {
+      x = Math.min(Math.max(x, 0), m - 1);
+      var k = Math.min(Math.floor(x), Math.max(m - 2, 0));
+      return [k, x - k];
+    }
+    var a = cell((u - g.u0) / g.du, g.nu), b = cell((v - g.v0) / g.dv, g.nv);
+    function z(i, j) { return g.pts[Math.min(j, g.nv - 1) * g.nu + Math.min(i, g.nu - 1)][2]; }
+    var i = a[0], j = b[0];
+    var lo = z(i, j) + (z(i + 1, j) - z(i, j)) * a[1], hi = z(i, j + 1) + (z(i + 1, j + 1) - z(i, j + 1)) * a[1];
+    return lo + (hi - lo) * b[1];
+  }
+  // cells 0..m-1 along one direction (cell k centred at c0 + (k + 0.5) d), farthest from e first
+  function farToNear(m, c0, d, e) {
+    var out = [], lo = 0, hi = m - 1;
+    while (lo <= hi) {
+      if (Math.abs(c0 + (lo + 0.5) * d - e) >= Math.abs(c0 + (hi + 0.5) * d - e)) out.push(lo++);
+      else out.push(hi--);
+    }
+    return out;
+  }
+  // shaded cells with their lines, farthest first: rows along v by decreasing distance
+  // from the eye, within a row the cells along u likewise (what hides a cell of a height
+  // field lies between it and the eye both ways, so it comes later)
+  function groundCells(cam, px, out) {
+    var W = 2 * cam.cx, H = 2 * cam.cy;
+    GROUNDS.forEach(function (g) {
+      var cu = g.nu - 1, cv = g.nv - 1;
+      var S = g.pts.map(function (p) { return project(cam, p); });
+      var cols = farToNear(cu, g.u0, g.du, cam.eye[0]);
+      farToNear(cv, g.v0, g.dv, cam.eye[1]).forEach(function (j) {
+        cols.forEach(function (i) {
+          var k = [j * g.nu + i, j * g.nu + i + 1, (j + 1) * g.nu + i + 1, (j + 1) * g.nu + i];
+          var c = k.map(function (m) { return g.pts[m]; }), s = k.map(function (m) { return S[m]; });
+          if (c.some(function (p) { return !isFinite(p[2]); })) return;
+          if (s.some(function (p) { return p[2] < cam.near; })) return;
+          function off(a, lo, hi) {
+            return s.every(function (p) { return p[a] < lo; }) || s.every(function (p) { return p[a] > hi; });
+          }
+          if (off(0, 0, W) || off(1, 0, H)) return;
+          var sh = shade(cam, unit(cross(sub(c[2], c[0]), sub(c[3], c[1]))));
+          var pts = s.map(function (p) { return [p[0], p[1]]; });
+          out.push({ k: "poly", pts: pts, fill: shadeC(g.color, sh) });
+          // both cells of an edge draw its line, so that the later one does not cover half
+          var ink = shadeC(g.color, 0.8 * sh);
+          function on(a, m) { return (g.off[a] + m) % g.every === 0; }
+          [[on(0, i), 0, 3], [on(0, i + 1), 1, 2], [on(1, j), 0, 1], [on(1, j + 1), 3, 2]].forEach(function (e) {
+            if (e[0]) out.push({ k: "line", a: pts[e[1]], b: pts[e[2]], w: px, color: ink, alpha: 1, round: false });
+          });
+        });
+      });
+    });
+  }
+  // shadows fall on the first plane, else on the first ground
   function shadows(pose, cam, out) {
-    var g = null;
+    var g = null, fl;
     for (var j = 0; j < D.shapes.length; j++) if (D.shapes[j].kind === "grid") { g = D.shapes[j]; break; }
-    if (!g) return;
-    var g0 = pose.pos[g.point], nv = unit(g.up);
-    if (dot(sub(cam.eye, g0), nv) <= 0) return;
-    var b = planeBasis(nv), e1 = b[0], e2 = b[1];
-    function flat(p) { var v = sub(p, g0); return [dot(v, e1), dot(v, e2)]; }
-    function lift(q) { return add(g0, add(scl(e1, q[0]), scl(e2, q[1]))); }
-    function above(p) { return dot(sub(p, g0), nv) > -1e-9 * D.size; }
+    if (g) {
+      var g0 = pose.pos[g.point], nv = unit(g.up), b = planeBasis(nv), e1 = b[0], e2 = b[1];
+      fl = {
+        flat: function (p) { var v = sub(p, g0); return [dot(v, e1), dot(v, e2)]; },
+        lift: function (q) { return add(g0, add(scl(e1, q[0]), scl(e2, q[1]))); },
+        height: function (p) { return dot(sub(p, g0), nv); }
+      };
+    } else if (GROUNDS.length) {
+      var gr = GROUNDS[0];
+      fl = {
+        flat: function (p) { return [p[0], p[1]]; },
+        lift: function (q) { return [q[0], q[1], groundHeight(gr, q[0], q[1])]; },
+        height: function (p) { return p[2] - groundHeight(gr, p[0], p[1]); }
+      };
+    } else return;
+    if (!(fl.height(cam.eye) > 0)) return;
+    var flat = fl.flat, lift = fl.lift;
+    function above(p) { return fl.height(p) > -1e-9 * D.size; }
     var segW = SEGMENT_WIDTH * D.size;
     D.shapes.forEach(function (s) {
       var sp;
@@ -665,6 +743,7 @@
     var t = state.t, pose = poseAt(t), target = targetAt(t), cam = makeCamera(target, W, H);
     var under = [];
     gridLines(pose, cam, target, 1, under);
+    groundCells(cam, 1, under);
     shadows(pose, cam, under);
     trailLines(pose, t, cam, 1, under);
     under.forEach(paint);

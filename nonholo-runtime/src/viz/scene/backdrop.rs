@@ -1,12 +1,13 @@
-//! What is painted under the shapes: the ground's grid lines, the shapes' shadows on it
-//! (hulls of their outlines) and the points' trails.
+//! What is painted under the shapes: the planes' grid lines, the uneven grounds' cells,
+//! the shapes' shadows on the first plane or else the first ground (hulls of their
+//! outlines) and the points' trails.
 
 use alloc::vec::Vec;
 
 use super::draw::{
     clip_line, col, screen_poly, shaded, Prim, GRID_PIECES, GRID_REACH, SEGMENT_WIDTH, TRAIL_WIDTH,
 };
-use super::setup::Setup;
+use super::setup::{Patch, Setup};
 use super::track::{Pose, Track};
 use crate::viz::camera::{
     add, cross, dot, nice_step, normalize, perpendicular, plane_basis, rotate, scale, sub, Camera,
@@ -58,6 +59,103 @@ pub(crate) fn grid_lines(
                             width: if axis { 1.8 * px } else { px },
                             color,
                             alpha,
+                            round: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The cells `0..n` along one direction of a patch (cell `k` centred at `c0 + (k + 0.5)
+/// d`), farthest from `e` first: the two ends walked inwards, without allocating.
+pub(super) struct FarToNear {
+    lo: usize,
+    hi: usize,
+    c0: f64,
+    d: f64,
+    e: f64,
+}
+
+impl Iterator for FarToNear {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.lo >= self.hi {
+            return None;
+        }
+        let dist = |k: usize| (self.c0 + (k as f64 + 0.5) * self.d - self.e).abs();
+        if dist(self.lo) >= dist(self.hi - 1) {
+            self.lo += 1;
+            Some(self.lo - 1)
+        } else {
+            self.hi -= 1;
+            Some(self.hi)
+        }
+    }
+}
+
+pub(super) fn far_to_near(n: usize, c0: f64, d: f64, e: f64) -> FarToNear {
+    FarToNear {
+        lo: 0,
+        hi: n,
+        c0,
+        d,
+        e,
+    }
+}
+
+/// The cells of every ground's patch as shaded quadrilaterals with their lines, painted
+/// before the shapes (like the plane grid) and among themselves from the farthest to the
+/// nearest: rows along `v` by decreasing distance from the eye, and within each row the
+/// cells along `u` likewise. What can hide a cell of a height field from an eye above it
+/// lies between the two in both directions, so it comes later in this order.
+pub(crate) fn ground_cells(setup: &Setup, cam: &Camera, px: f64, out: &mut Vec<Prim>) {
+    let (w, h) = (2.0 * cam.cx, 2.0 * cam.cy);
+    for g in &setup.grounds {
+        let (cu, cv) = (g.nu.saturating_sub(1), g.nv.saturating_sub(1));
+        for j in far_to_near(cv, g.v0, g.dv, cam.eye[1]) {
+            for i in far_to_near(cu, g.u0, g.du, cam.eye[0]) {
+                let c = [
+                    g.at(i, j),
+                    g.at(i + 1, j),
+                    g.at(i + 1, j + 1),
+                    g.at(i, j + 1),
+                ];
+                if c.iter().any(|p| !p[2].is_finite()) {
+                    continue;
+                }
+                let s = c.map(|p| cam.project(p));
+                let off = |k: usize, lo: f64, hi: f64| {
+                    s.iter().all(|p| p[k] < lo) || s.iter().all(|p| p[k] > hi)
+                };
+                if s.iter().any(|p| p[2] < cam.near) || off(0, 0.0, w) || off(1, 0.0, h) {
+                    continue;
+                }
+                let n = normalize(cross(sub(c[2], c[0]), sub(c[3], c[1])));
+                let shade = cam.shade(n);
+                let pts = s.map(|p| [p[0], p[1]]);
+                out.push(Prim::Quad {
+                    pts,
+                    fill: shaded(g.color, shade),
+                });
+                // the lines on the cell's edges, after it; both cells of an edge draw it,
+                // so that the later one does not cover half of it
+                let ink = shaded(g.color, 0.8 * shade);
+                for (on, a, b) in [
+                    (g.line(0, i), 0, 3),
+                    (g.line(0, i + 1), 1, 2),
+                    (g.line(1, j), 0, 1),
+                    (g.line(1, j + 1), 3, 2),
+                ] {
+                    if on {
+                        out.push(Prim::Line {
+                            a: pts[a],
+                            b: pts[b],
+                            width: px,
+                            color: ink,
+                            alpha: 1.0,
                             round: false,
                         });
                     }
@@ -201,33 +299,82 @@ fn outline_points(s: &Shape, pose: &Pose) -> Vec<V3> {
                 })
                 .collect()
         }
-        Shape::Sphere { .. } | Shape::Segment { .. } | Shape::Grid { .. } | Shape::Dot { .. } => {
-            Vec::new()
+        Shape::Sphere { .. }
+        | Shape::Segment { .. }
+        | Shape::Grid { .. }
+        | Shape::Ground { .. }
+        | Shape::Dot { .. } => Vec::new(),
+    }
+}
+
+/// What shadows fall on: the first plane, else the first uneven ground.
+enum Floor<'a> {
+    /// A point of the plane, its unit normal and a basis of it.
+    Plane { g0: V3, n: V3, e1: V3, e2: V3 },
+    /// A ground, through its samples: root `(x, y)` on it, `z` up.
+    Ground(&'a Patch),
+}
+
+impl Floor<'_> {
+    /// Coordinates on the floor of `p`'s foot (light straight from above).
+    fn flat(&self, p: V3) -> [f64; 2] {
+        match self {
+            Floor::Plane { g0, e1, e2, .. } => {
+                let v = sub(p, *g0);
+                [dot(v, *e1), dot(v, *e2)]
+            }
+            Floor::Ground(_) => [p[0], p[1]],
+        }
+    }
+
+    /// The point on the floor at coordinates `q`.
+    fn lift(&self, q: [f64; 2]) -> V3 {
+        match self {
+            Floor::Plane { g0, e1, e2, .. } => add(*g0, add(scale(*e1, q[0]), scale(*e2, q[1]))),
+            Floor::Ground(g) => [q[0], q[1], g.height(q[0], q[1])],
+        }
+    }
+
+    /// How far `p` is above the floor.
+    fn height_of(&self, p: V3) -> f64 {
+        match self {
+            Floor::Plane { g0, n, .. } => dot(sub(p, *g0), *n),
+            Floor::Ground(g) => p[2] - g.height(p[0], p[1]),
         }
     }
 }
 
-/// The shadows of the shapes on the first grid, light straight from above: the hull of
-/// each solid's outline (a disc under a sphere, a band under a segment), painted after
-/// the grid.
+/// The shadows of the shapes on the first plane's grid, else on the first ground (the
+/// hulls lifted onto its sampled surface), light straight from above: the hull of each
+/// solid's outline (a disc under a sphere, a band under a segment), painted after the
+/// grid and the ground.
 pub(crate) fn shadows(setup: &Setup, pose: &Pose, cam: &Camera, out: &mut Vec<Prim>) {
-    let Some((point, up)) = setup.shapes.iter().find_map(|s| match s {
+    let plane = setup.shapes.iter().find_map(|s| match s {
         Shape::Grid { point, up, .. } => Some((*point, *up)),
         _ => None,
-    }) else {
-        return;
+    });
+    let floor = match (plane, setup.grounds.first()) {
+        (Some((point, up)), _) => {
+            let n = normalize(up);
+            let (e1, e2) = plane_basis(n);
+            Floor::Plane {
+                g0: pose.pos[point],
+                n,
+                e1,
+                e2,
+            }
+        }
+        (None, Some(g)) => Floor::Ground(g),
+        (None, None) => return,
     };
-    let (g0, n) = (pose.pos[point], normalize(up));
-    if dot(sub(cam.eye, g0), n) <= 0.0 {
+    // seen from below the floor, no shadows
+    let eye = floor.height_of(cam.eye);
+    if eye.is_nan() || eye <= 0.0 {
         return;
     }
-    let (e1, e2) = plane_basis(n);
-    let flat = |p: V3| -> [f64; 2] {
-        let v = sub(p, g0);
-        [dot(v, e1), dot(v, e2)]
-    };
-    let lift = |q: [f64; 2]| add(g0, add(scale(e1, q[0]), scale(e2, q[1])));
-    let above = |p: V3| dot(sub(p, g0), n) > -1e-9 * setup.size;
+    let flat = |p: V3| floor.flat(p);
+    let lift = |q: [f64; 2]| floor.lift(q);
+    let above = |p: V3| floor.height_of(p) > -1e-9 * setup.size;
     let seg_w = SEGMENT_WIDTH * setup.size;
     for s in &setup.shapes {
         match *s {

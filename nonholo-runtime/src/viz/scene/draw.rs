@@ -42,6 +42,8 @@ pub(crate) fn mix(a: Col, b: Col, w: f32) -> Col {
 pub(crate) enum Prim {
     /// A filled polygon.
     Poly { pts: Vec<[f64; 2]>, fill: Col },
+    /// A filled quadrilateral: a cell of a ground, thousands per frame, so on the stack.
+    Quad { pts: [[f64; 2]; 4], fill: Col },
     /// A shadow on the ground: a polygon darkening what is under it.
     Shadow { pts: Vec<[f64; 2]> },
     /// A line of some width, with round ends or without.
@@ -167,7 +169,8 @@ pub(crate) fn primitives(setup: &Setup, pose: &Pose, cam: &Camera, px: f64) -> I
     let seg_w = SEGMENT_WIDTH * setup.size;
     for s in &setup.shapes {
         match *s {
-            Shape::Grid { .. } => {}
+            // painted under the shapes (backdrop)
+            Shape::Grid { .. } | Shape::Ground { .. } => {}
             Shape::Disk {
                 center,
                 frame,

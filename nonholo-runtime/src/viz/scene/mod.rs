@@ -6,16 +6,16 @@
 //! - `track`: the sampled poses and their interpolation;
 //! - `setup`: the checked shapes, trails and the camera's framing;
 //! - `draw`: the primitives and the shapes split into them;
-//! - `backdrop`: what is painted under the shapes (grid lines, shadows, trails).
+//! - `backdrop`: what is painted under the shapes (grid lines, grounds, shadows, trails).
 
 mod backdrop;
 mod draw;
 mod setup;
 mod track;
 
-pub(crate) use backdrop::{grid_lines, shadows, trail_lines, SHADOW_ALPHA};
+pub(crate) use backdrop::{grid_lines, ground_cells, shadows, trail_lines, SHADOW_ALPHA};
 pub(crate) use draw::{col, primitives, Col, Prim};
-pub(crate) use setup::{setup, Setup};
+pub(crate) use setup::{setup, Patch, Setup};
 pub(crate) use track::{Pose, Track, DEFAULT_MAX_RATE};
 
 #[cfg(test)]

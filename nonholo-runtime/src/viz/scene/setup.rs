@@ -1,5 +1,6 @@
 //! The static part of a scene: the shapes (checked against the model), the trails, the up
-//! direction and the camera's framing, for following the model or showing the whole motion.
+//! direction, the camera's framing, for following the model or showing the whole motion,
+//! and the heights of uneven grounds sampled over the region the motion covers.
 
 use alloc::format;
 use alloc::string::String;
@@ -8,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::track::Track;
 use crate::geometry::Rgb;
-use crate::viz::camera::{add, dot, norm, normalize, scale, sub, Camera, View, V3};
+use crate::viz::camera::{add, dot, nice_step, norm, normalize, scale, sub, Camera, View, V3};
 use crate::viz::Animation;
 use crate::{Error, Geometry, Shape};
 
@@ -36,6 +37,113 @@ pub(crate) struct Setup {
     pub dist_whole: f64,
     /// The camera at the start (its target set per frame).
     pub view: View,
+    /// The sampled heights of every [`Shape::Ground`] of `shapes`, in their order.
+    pub grounds: Vec<Patch>,
+}
+
+/// A ground's heights sampled once, when the scene is set up: the page cannot call the
+/// model at view time, and the pictures should not call it per frame.
+///
+/// `nu x nv` samples over the root's `(x, y) = (u, v)`: `z[j * nu + i] = h(u0 + i du,
+/// v0 + j dv)` (`u` fastest; NaN where `h` is not finite). The samples are aligned to
+/// multiples of the cell, and every `every`-th sample line (those with `(off[0] + i) %
+/// every == 0` along `u`, likewise along `v`) is a line drawn on the surface, at the
+/// multiples of a "nice" step like the plane grid's.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Patch {
+    /// The index of its [`Shape::Ground`] in [`Setup::shapes`].
+    pub shape: usize,
+    pub u0: f64,
+    pub v0: f64,
+    pub du: f64,
+    pub dv: f64,
+    pub nu: usize,
+    pub nv: usize,
+    pub z: Vec<f64>,
+    pub color: Rgb,
+    pub every: usize,
+    pub off: [usize; 2],
+}
+
+/// Cells across the longer side of a ground's patch (about: the cells are square and
+/// fit a whole number of them between the lines).
+const GROUND_CELLS: f64 = 48.0;
+/// Lines across the longer side of a ground's patch (about: they are at a nice step).
+const GROUND_LINES: f64 = 8.0;
+
+impl Patch {
+    /// The sample `(i, j)` as a point (root components).
+    pub(crate) fn at(&self, i: usize, j: usize) -> V3 {
+        [
+            self.u0 + i as f64 * self.du,
+            self.v0 + j as f64 * self.dv,
+            self.z[j * self.nu + i],
+        ]
+    }
+
+    /// Whether sample line `i` along `u` (`axis` 0) or `v` (1) is drawn.
+    pub(crate) fn line(&self, axis: usize, i: usize) -> bool {
+        (self.off[axis] + i).is_multiple_of(self.every)
+    }
+
+    /// The height at `(u, v)`, bilinear between the samples and held at the patch's edge
+    /// beyond it (where shadows fall).
+    pub(crate) fn height(&self, u: f64, v: f64) -> f64 {
+        let cell = |x: f64, n: usize| {
+            let x = x.clamp(0.0, (n - 1) as f64);
+            let k = (x.floor() as usize).min(n.saturating_sub(2));
+            (k, x - k as f64)
+        };
+        let (i, a) = cell((u - self.u0) / self.du, self.nu);
+        let (j, b) = cell((v - self.v0) / self.dv, self.nv);
+        let z = |i: usize, j: usize| self.z[j.min(self.nv - 1) * self.nu + i.min(self.nu - 1)];
+        let lo = z(i, j) + (z(i + 1, j) - z(i, j)) * a;
+        let hi = z(i, j + 1) + (z(i + 1, j + 1) - z(i, j + 1)) * a;
+        lo + (hi - lo) * b
+    }
+}
+
+/// The heights of ground `ground` of `model` over `lo..hi` (root `x`, `y`): square cells,
+/// about [`GROUND_CELLS`] across the longer side, aligned to multiples of the cell, with a
+/// line every nice step (about [`GROUND_LINES`] across).
+fn sample_ground<M: Geometry>(
+    model: &M,
+    (shape, ground, color): (usize, usize, Rgb),
+    lo: [f64; 2],
+    hi: [f64; 2],
+) -> Patch {
+    let long = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let step = nice_step(long / GROUND_LINES);
+    let every = ((step * GROUND_CELLS / long).round() as usize).max(1);
+    let cell = step / every as f64;
+    // whole cells from a multiple of the cell, so that lines fall on multiples of `step`
+    let first = |x: f64| (x / cell).floor() as i64;
+    let last = |x: f64| (x / cell).ceil() as i64;
+    let (i0, j0) = (first(lo[0]), first(lo[1]));
+    let nu = (last(hi[0]) - i0).max(1) as usize + 1;
+    let nv = (last(hi[1]) - j0).max(1) as usize + 1;
+    let (u0, v0) = (i0 as f64 * cell, j0 as f64 * cell);
+    let mut z = Vec::with_capacity(nu * nv);
+    for j in 0..nv {
+        for i in 0..nu {
+            let h = model.ground_height(ground, u0 + i as f64 * cell, v0 + j as f64 * cell);
+            z.push(if h.is_finite() { h } else { f64::NAN });
+        }
+    }
+    let off = |k: i64| k.rem_euclid(every as i64) as usize;
+    Patch {
+        shape,
+        u0,
+        v0,
+        du: cell,
+        dv: cell,
+        nu,
+        nv,
+        z,
+        color,
+        every,
+        off: [off(i0), off(j0)],
+    }
 }
 
 impl Setup {
@@ -90,7 +198,8 @@ fn reach(shape: &Shape) -> (Vec<usize>, f64) {
             (radius * radius + 0.25 * length * length).sqrt(),
         ),
         Shape::Cuboid { center, half, .. } => (vec![center], norm(half)),
-        Shape::Grid { .. } => (vec![], 0.0),
+        // planes and grounds are drawn around what moves; they frame nothing
+        Shape::Grid { .. } | Shape::Ground { .. } => (vec![], 0.0),
         Shape::Dot { point, .. } => (vec![point], 0.0),
     }
 }
@@ -105,13 +214,14 @@ fn shape_name(s: &Shape) -> &'static str {
         Shape::Cylinder { .. } => "Cylinder",
         Shape::Cuboid { .. } => "Cuboid",
         Shape::Grid { .. } => "Grid",
+        Shape::Ground { .. } => "Ground",
         Shape::Dot { .. } => "Dot",
     }
 }
 
-/// `Err` unless every index of `shape` is a point or frame of the model and every length
-/// is finite (radii and lengths positive).
-fn check_shape(i: usize, s: &Shape, np: usize, nf: usize) -> Result<(), Error> {
+/// `Err` unless every index of `shape` is a point, frame or ground of the model (`np`, `nf`,
+/// `ng` of them) and every length is finite (radii and lengths positive).
+fn check_shape(i: usize, s: &Shape, [np, nf, ng]: [usize; 3]) -> Result<(), Error> {
     let bad = |why: String| {
         Err(Error::InvalidOptions(format!(
             "viz: shape {i} ({}) {why}",
@@ -157,6 +267,14 @@ fn check_shape(i: usize, s: &Shape, np: usize, nf: usize) -> Result<(), Error> {
             ..
         } => (vec![center], vec![frame], half.to_vec(), vec![]),
         Shape::Grid { point, up, .. } => (vec![point], vec![], vec![], vec![up]),
+        Shape::Ground { ground, .. } => {
+            if ground >= ng {
+                return bad(format!(
+                    "refers to ground {ground}; the model has {ng} grounds"
+                ));
+            }
+            (vec![], vec![], vec![], vec![])
+        }
         Shape::Dot { point, .. } => (vec![point], vec![], vec![], vec![]),
     };
     if let Some(p) = points.iter().find(|&&p| p >= np) {
@@ -198,7 +316,7 @@ pub(crate) fn setup<M: Geometry>(
     };
     shapes.extend(animation.shapes.iter().cloned());
     for (i, s) in shapes.iter().enumerate() {
-        check_shape(i, s, np, nf)?;
+        check_shape(i, s, [np, nf, M::GROUNDS.len()])?;
     }
     let mut trails = Vec::new();
     for (name, color) in &animation.trails {
@@ -264,6 +382,7 @@ pub(crate) fn setup<M: Geometry>(
     if size.is_nan() || size <= 1e-9 {
         size = 1.0;
     }
+    let grounds = ground_patches(model, &shapes, &whole, &centroids, size);
     let (target_whole, diag) = if whole.0[0].is_finite() {
         (
             scale(add(whole.0, whole.1), 0.5),
@@ -315,7 +434,51 @@ pub(crate) fn setup<M: Geometry>(
         dist_follow,
         dist_whole,
         view,
+        grounds,
     })
+}
+
+/// The grounds among `shapes` sampled over the region the motion covers: the bounding box
+/// of the whole motion (`whole`, else of the `centroids`) in root `x`, `y`, widened on
+/// every side by a third of its larger side and at least by the model's `size` (so that
+/// the model never stands at the patch's edge, and the followed view shows ground around
+/// it).
+fn ground_patches<M: Geometry>(
+    model: &M,
+    shapes: &[Shape],
+    whole: &(V3, V3),
+    centroids: &[V3],
+    size: f64,
+) -> Vec<Patch> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    let mut grow = |a: V3, b: V3| {
+        for k in 0..2 {
+            lo[k] = lo[k].min(a[k]);
+            hi[k] = hi[k].max(b[k]);
+        }
+    };
+    if whole.0[0].is_finite() {
+        grow(whole.0, whole.1);
+    } else {
+        for c in centroids {
+            grow(*c, *c);
+        }
+    }
+    if !lo[0].is_finite() {
+        (lo, hi) = ([0.0; 2], [0.0; 2]);
+    }
+    let margin = ((hi[0] - lo[0]).max(hi[1] - lo[1]) / 3.0).max(size);
+    let (lo, hi) = (lo.map(|x| x - margin), hi.map(|x| x + margin));
+    shapes
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| match *s {
+            Shape::Ground { ground, color } => {
+                Some(sample_ground(model, (k, ground, color), lo, hi))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The smallest distance from which a camera looking as `view` does at each point `c`

@@ -1,10 +1,11 @@
-//! The scene's tests: tracks, set-up and framing, primitives, shadows.
+//! The scene's tests: tracks, set-up and framing, primitives, grounds, shadows.
 
-use super::backdrop::hull;
+use super::backdrop::{far_to_near, hull};
 use super::setup::smooth;
 use super::*;
 use crate::private::doc_models::Unicycle;
 use crate::viz::camera::{add, norm, scale, sub, Camera, View, V3};
+use crate::viz::tests::{Bumpy, ROAD};
 use crate::viz::Animation;
 use crate::{Error, Geometry, Shape, Trajectory};
 
@@ -344,4 +345,161 @@ fn a_torus_is_framed_checked_and_split_into_faces() {
             other => panic!("{other:?}"),
         }
     }
+}
+
+#[test]
+fn a_ground_is_sampled_around_the_motion_and_replaces_the_grid() {
+    let u = Unicycle::default();
+    let bumpy = Bumpy(u);
+    let tr = u.ride(&[0.0, 0.0, 0.0, 0.0, 1.5, 0.5], 3.0, 300).unwrap();
+    let t = Track::from_trajectory(&bumpy, &tr, DEFAULT_MAX_RATE, None).unwrap();
+    let s = setup(&bumpy, &t, &Animation::default()).unwrap();
+    // one patch, of the scene's ground shape
+    let [g] = &s.grounds[..] else {
+        panic!("{:?}", s.grounds)
+    };
+    assert!(matches!(
+        s.shapes[g.shape],
+        Shape::Ground {
+            ground: 0,
+            color: ROAD
+        }
+    ));
+    assert_eq!((g.color, g.z.len()), (ROAD, g.nu * g.nv));
+    // square cells, about 48 across the longer side, on multiples of the cell
+    assert_eq!(g.du, g.dv);
+    assert!(
+        g.nu.max(g.nv) > 40 && g.nu.max(g.nv) < 70,
+        "{} x {}",
+        g.nu,
+        g.nv
+    );
+    assert!((g.u0 / g.du - (g.u0 / g.du).round()).abs() < 1e-9);
+    // the heights are the model's, sample by sample
+    for j in 0..g.nv {
+        for i in 0..g.nu {
+            let p = g.at(i, j);
+            assert_eq!(p[2], bumpy.ground_height(0, p[0], p[1]));
+        }
+    }
+    // over the motion's box in x, y with a margin of a third of its size, at least the
+    // model's size; not much more
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in &t.pos {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let ext = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let margin = (ext / 3.0).max(s.size);
+    let (u1, v1) = (
+        g.u0 + (g.nu - 1) as f64 * g.du,
+        g.v0 + (g.nv - 1) as f64 * g.dv,
+    );
+    assert!(
+        g.u0 <= lo[0] - margin && u1 >= hi[0] + margin,
+        "{} {u1} {lo:?} {hi:?}",
+        g.u0
+    );
+    assert!(g.v0 <= lo[1] - margin && v1 >= hi[1] + margin);
+    assert!(u1 - g.u0 < hi[0] - lo[0] + 4.0 * margin);
+    // lines at the multiples of a nice step
+    let step = g.every as f64 * g.du;
+    assert!(g.every >= 2);
+    for i in 0..g.nu {
+        let x = (g.u0 + i as f64 * g.du) / step;
+        assert_eq!(g.line(0, i), (x - x.round()).abs() < 1e-9, "{i}");
+    }
+    // between the samples, bilinear; held beyond the edge
+    let p = g.at(10, 7);
+    assert_eq!(g.height(p[0], p[1]), p[2]);
+    let mid = g.height(p[0] + 0.5 * g.du, p[1]);
+    assert!((mid - 0.5 * (p[2] + g.at(11, 7)[2])).abs() < 1e-15);
+    assert_eq!(g.height(g.u0 - 5.0, g.v0 - 5.0), g.z[0]);
+
+    // drawn: no flat grid through the bump, but cells and their lines
+    let mut pose = Pose::default();
+    t.pose_at(1.0, &mut pose);
+    let view = s.view_at(&t, 1.0);
+    let cam = Camera::new(&view, 800.0, 600.0);
+    let mut out = Vec::new();
+    grid_lines(&s, &pose, &cam, view.target, 1.0, &mut out);
+    assert!(out.is_empty());
+    ground_cells(&s, &cam, 1.0, &mut out);
+    let quads = out
+        .iter()
+        .filter(|p| matches!(p, Prim::Quad { .. }))
+        .count();
+    let lines = out
+        .iter()
+        .filter(|p| matches!(p, Prim::Line { .. }))
+        .count();
+    assert!(quads > 200 && quads <= (g.nu - 1) * (g.nv - 1), "{quads}");
+    assert!(lines > 50, "{lines}");
+    // the ground's colour, lit: darker on the bump's flanks
+    let mut lit = Vec::new();
+    for p in &out {
+        if let Prim::Quad { fill, .. } = p {
+            let k = fill[0] / f32::from(ROAD[0]);
+            assert!((0.55..=1.0).contains(&k), "{fill:?}");
+            assert!((fill[2] / f32::from(ROAD[2]) - k).abs() < 1e-5);
+            lit.push(k);
+        }
+    }
+    let (lo, hi) = lit
+        .iter()
+        .fold((f32::MAX, 0.0f32), |(l, h), &k| (l.min(k), h.max(k)));
+    assert!(hi - lo > 0.1, "{lo} {hi}");
+    // the shadows fall on the ground: the same as on the plane (wheel, hub, saddle, torso,
+    // head, fork), none from below
+    out.clear();
+    shadows(&s, &pose, &cam, &mut out);
+    let polys = out
+        .iter()
+        .filter(|p| matches!(p, Prim::Shadow { .. }))
+        .count();
+    assert_eq!((polys, out.len()), (5, 6));
+    out.clear();
+    shadows(
+        &s,
+        &pose,
+        &Camera::new(&View { el: -0.3, ..view }, 800.0, 600.0),
+        &mut out,
+    );
+    assert!(out.is_empty());
+    // a ground the model does not have is an error
+    let bad = Animation::default().shape(Shape::Ground {
+        ground: 1,
+        color: ROAD,
+    });
+    match setup(&bumpy, &t, &bad) {
+        Err(Error::InvalidOptions(m)) => assert!(m.contains("(Ground) refers to ground 1"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        setup(
+            &u,
+            &t,
+            &Animation::default().shape(Shape::Ground {
+                ground: 0,
+                color: ROAD
+            })
+        ),
+        Err(Error::InvalidOptions(_))
+    ));
+}
+
+#[test]
+fn ground_cells_are_painted_farthest_first() {
+    // cells centred at 0.5, 1.5, .., 4.5, the eye at 1.2: 4, 3, 2, then 0 and 1
+    let order: Vec<usize> = far_to_near(5, 0.0, 1.0, 1.2).collect();
+    assert_eq!(order, [4, 3, 2, 0, 1]);
+    // an eye beyond either end
+    assert_eq!(
+        far_to_near(3, 0.0, 1.0, -7.0).collect::<Vec<_>>(),
+        [2, 1, 0]
+    );
+    assert_eq!(far_to_near(3, 0.0, 1.0, 9.0).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(far_to_near(0, 0.0, 1.0, 0.0).count(), 0);
 }
