@@ -195,7 +195,7 @@ tippe_top_model! {
     /// stands), a stem ending in a sphere of radius `r_s` centred `l_s` above G, moments `i_1`
     /// (about a diameter through G) and `i_3` (about the axis), Coulomb friction `mu` at the
     /// contact. Spun fast on its sphere it slides, and the friction turns it over onto its
-    /// stem, raising G ([`stem_touches`](Self::stem_touches)).
+    /// stem, raising G (`stem_clearance` and `stem_touches` below say where the stem lands).
     ///
     /// `(x, y)` is the contact point (under the sphere's centre `E`, at height `r`); `psi`,
     /// `theta`, `phi` are the Euler angles (precession, nutation from the vertical, spin).

@@ -343,27 +343,27 @@ fn sphere_contact_force_is_newtons() {
     let l_of = |s: &[f64]| momentum(&ball, &s[..5], omega_of(s), [ball.i_a, ball.i_a, ball.i_c]);
     let mut worst_f = 0.0f64;
     let mut worst_m = 0.0f64;
-    for i in 1..tr.len() - 1 {
+    for (i, load) in loads.iter().enumerate().take(tr.len() - 1).skip(1) {
         let (a, b, c) = (
             tr.state(i - 1).unwrap(),
             tr.state(i).unwrap(),
             tr.state(i + 1).unwrap(),
         );
         let (ga, gb, gc) = (g_of(a), g_of(b), g_of(c));
-        let f = loads[i][0].force;
+        let f = load[0].force;
         for k in 0..3 {
             let acc = (ga[k] - 2.0 * gb[k] + gc[k]) / (dt * dt);
             let weight = if k == 2 { -ball.m * ball.g } else { 0.0 };
             worst_f = worst_f.max((f[k] + weight - ball.m * acc).abs());
         }
         let (la, lc) = (l_of(a), l_of(c));
-        let p = loads[i][0].point;
+        let p = load[0].point;
         let arm = [p[0] - gb[0], p[1] - gb[1], p[2] - gb[2]];
         let moment = cross3(arm, f);
         for k in 0..3 {
             worst_m = worst_m.max((moment[k] - (lc[k] - la[k]) / (2.0 * dt)).abs());
         }
-        assert!(loads[i][0].normal > 0.0);
+        assert!(load[0].normal > 0.0);
     }
     let weight = ball.m * ball.g;
     assert!(worst_f < 1e-4 * weight, "force {worst_f:e}");

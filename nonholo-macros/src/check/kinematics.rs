@@ -157,16 +157,27 @@ pub fn declare(
     }
 }
 
-pub fn check(
-    k: &Input,
-    frames: Vec<ast::FrameDecl>,
-    points: Vec<ast::PointDecl>,
-    objects: Vec<Object>,
-    gravity: Option<Section<Expr>>,
-    grounds: Vec<ast::Ground>,
-    rolls: Vec<ast::Rolls>,
-    holonomic: Vec<ast::Holonomic>,
-) -> Kinematics {
+/// The 3D items of a model, as parsed.
+pub struct Items {
+    pub frames: Vec<ast::FrameDecl>,
+    pub points: Vec<ast::PointDecl>,
+    pub objects: Vec<Object>,
+    pub gravity: Option<Section<Expr>>,
+    pub grounds: Vec<ast::Ground>,
+    pub rolls: Vec<ast::Rolls>,
+    pub holonomic: Vec<ast::Holonomic>,
+}
+
+pub fn check(k: &Input, items: Items) -> Kinematics {
+    let Items {
+        frames,
+        points,
+        objects,
+        gravity,
+        grounds,
+        rolls,
+        holonomic,
+    } = items;
     let mut out = Kinematics::default();
     for g in grounds {
         ground(k, g, &mut out);

@@ -95,13 +95,15 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
     };
     let mut kin = kinematics::check(
         &k,
-        m.frames,
-        m.points,
-        m.objects,
-        m.gravity,
-        m.grounds,
-        m.rolls,
-        m.holonomic,
+        kinematics::Items {
+            frames: m.frames,
+            points: m.points,
+            objects: m.objects,
+            gravity: m.gravity,
+            grounds: m.grounds,
+            rolls: m.rolls,
+            holonomic: m.holonomic,
+        },
     );
     let coordinate_forces = loads::forces(&k, &mut kin, m.forces);
     let drawing = draw::draw(
