@@ -264,10 +264,11 @@ fn momentum<M: Geometry>(m: &M, q: &[f64], w: [f64; 3], moments: [f64; 3]) -> [f
     out
 }
 
-/// Routh's sphere keeps its energy and Jellett's integral `(I_G omega) . (G - P)` along a
-/// tumbling run.
+/// Routh's sphere keeps its energy, Jellett's integral `(I_G omega) . s` and Routh's
+/// `omega_3 sqrt(I_1 I_3 + m s . I_G s)` (Borisov and Mamaev's form; `s = G - P`, `omega_3`
+/// the spin about the axis) along a tumbling run.
 #[test]
-fn routh_sphere_keeps_energy_and_jellett() {
+fn routh_sphere_keeps_energy_jellett_and_routh() {
     let ball = RouthSphere::default();
     let start = [0.0, 0.0, 0.3, 0.4, -0.2, 4.0, 1.0, -0.5];
     let o = Options::default()
@@ -282,14 +283,29 @@ fn routh_sphere_keeps_energy_and_jellett() {
         let gp = [0, 1, 2].map(|k| ball.e * bz[k] + if k == 2 { ball.r } else { 0.0 });
         dot3(l, gp)
     };
+    let routh = |s: &[f64]| {
+        let w = omega_of(s);
+        let k = axis_of(&ball, "B", &s[..5], 2);
+        let gp = [0, 1, 2].map(|i| ball.e * k[i] + if i == 2 { ball.r } else { 0.0 });
+        // s . I_G s with I_G = diag(i_a, i_a, i_c) about the axis k
+        let along = dot3(gp, k);
+        let across = dot3(gp, gp) - along * along;
+        let sis = ball.i_a * across + ball.i_c * along * along;
+        dot3(w, k) * (ball.i_a * ball.i_c + ball.m * sis).sqrt()
+    };
     let e = tr.energy(&ball).unwrap();
-    let j0 = jellett(tr.state(0).unwrap());
-    let (mut de, mut dj) = (0.0f64, 0.0f64);
+    let (j0, r0) = (jellett(tr.state(0).unwrap()), routh(tr.state(0).unwrap()));
+    let (mut de, mut dj, mut dr) = (0.0f64, 0.0f64, 0.0f64);
     for i in 0..tr.len() {
+        let s = tr.state(i).unwrap();
         de = de.max((e[i] - e[0]).abs() / e[0].abs());
-        dj = dj.max((jellett(tr.state(i).unwrap()) - j0).abs() / j0.abs());
+        dj = dj.max((jellett(s) - j0).abs() / j0.abs());
+        dr = dr.max((routh(s) - r0).abs() / r0.abs());
     }
-    assert!(de < 1e-8 && dj < 1e-8, "energy {de:e}, Jellett {dj:e}");
+    assert!(
+        de < 1e-8 && dj < 1e-8 && dr < 1e-8,
+        "energy {de:e}, Jellett {dj:e}, Routh {dr:e}"
+    );
     assert!(tr.max_constraint_residual(&ball).unwrap() < 1e-9);
 }
 
