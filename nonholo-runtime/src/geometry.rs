@@ -197,12 +197,14 @@ pub trait Geometry: Model {
     /// The height `h(u, v)` of ground number `ground` ([`Geometry::GROUNDS`]) above the root
     /// frame's first two axes at `(u, v)`; NaN for an index that is no ground.
     ///
+    /// `nonholonomic!` emits it for a model with grounds (`nonholo::models::DiskOverBump`'s
+    /// `road` is `ground_height(0, u, v)`); a model without one has none:
+    ///
     /// ```
-    /// use nonholo::Geometry;
-    /// let disk = nonholo::models::DiskOverBump::default();
-    /// assert_eq!(nonholo::models::DiskOverBump::GROUNDS, ["road"]);
-    /// assert!((disk.ground_height(0, disk.at, 0.0) - disk.bump).abs() < 1e-15);
-    /// assert!(disk.ground_height(1, 0.0, 0.0).is_nan());
+    /// use nonholo_runtime::Geometry;
+    /// # use nonholo_runtime::__private::doc_models::Unicycle;
+    /// assert!(Unicycle::GROUNDS.is_empty());
+    /// assert!(Unicycle::default().ground_height(0, 1.0, 2.0).is_nan());
     /// ```
     fn ground_height(&self, ground: usize, u: f64, v: f64) -> f64 {
         let _ = (ground, u, v);

@@ -226,7 +226,7 @@ impl TippeTop {
     ///
     /// ```
     /// let top = nonholo::models::TippeTop::default();
-    /// assert!((top.stem_touches() - 2.4494).abs() < 1e-4);
+    /// assert!((top.stem_touches() - 2.4484).abs() < 1e-4);
     /// ```
     pub fn stem_touches(&self) -> f64 {
         crate::Scalar::acos((self.r_s - self.r) / (self.l_s - self.a))

@@ -524,6 +524,16 @@ fn surfaces_are_drawn_as_their_shapes() {
     );
     // the ball centred at its centre of mass needs no point of its own
     assert!(!ChaplyginBall::POINTS.contains(&"ball.surface"));
+    // uneven ground: its height for the viewers, and a patch in the scene
+    let disk = DiskOverBump::default();
+    assert_eq!(DiskOverBump::GROUNDS, ["road"]);
+    assert!((disk.ground_height(0, disk.at, 0.3) - disk.bump).abs() < 1e-15);
+    assert!(disk.ground_height(0, 0.0, 0.0).abs() < 1e-15);
+    assert!(disk.ground_height(1, 0.0, 0.0).is_nan());
+    assert!(disk
+        .scene()
+        .iter()
+        .any(|s| matches!(s, Shape::Ground { ground: 0, .. })));
 }
 
 // ---------------------------------------------------------------------------------------
