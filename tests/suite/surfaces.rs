@@ -23,6 +23,25 @@ fn worst(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// For each wanted `(re, im)` in turn, the distance to the nearest eigenvalue not yet
+/// matched (nearest-neighbour matching, not sort order: real parts may tie).
+fn nearest_distances(eig: &[nonholo::nalgebra::Complex<f64>], want: &[(f64, f64)]) -> Vec<f64> {
+    let mut used = vec![false; eig.len()];
+    want.iter()
+        .map(|&(re, im)| {
+            let (k, d) = eig
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !used[*k])
+                .map(|(k, e)| (k, (e.re - re).hypot(e.im - im)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .expect("as many eigenvalues as wanted");
+            used[k] = true;
+            d
+        })
+        .collect()
+}
+
 fn rhs_of<M: Model>(m: &M, s: &[f64]) -> Vec<f64> {
     let mut d = vec![0.0; M::DIM];
     m.rhs(0.0, s, &mut d).unwrap();
@@ -63,16 +82,7 @@ fn torus_lean_mode_closed_form() {
             [(0.0, -root), (0.0, 0.0), (0.0, root)]
         };
         let eig = lin.eigenvalues().unwrap();
-        let mut used = [false; 3];
-        for (re, im) in want {
-            let (k, d) = eig
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| !used[*k])
-                .map(|(k, e)| (k, (e.re - re).hypot(e.im - im)))
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-                .unwrap();
-            used[k] = true;
+        for d in nearest_distances(&eig, &want) {
             assert!(
                 d < 1e-9 * (1.0 + root),
                 "Omega {omega}: {eig:?}, want {want:?}"
@@ -782,16 +792,7 @@ fn the_bicycle_on_toroidal_tyres_is_symbrims() {
     ];
     for (v, want) in symbrim {
         let eig = lin_at(&bike, v).eigenvalues().unwrap();
-        let mut used = [false; 4];
-        for (re, im) in want {
-            let (k, d) = eig
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| !used[*k])
-                .map(|(k, e)| (k, (e.re - re).hypot(e.im - im)))
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-                .unwrap();
-            used[k] = true;
+        for (d, (re, im)) in nearest_distances(&eig, &want).into_iter().zip(want) {
             assert!(
                 d < 1e-9 * (1.0 + re.hypot(im)),
                 "v {v}: {eig:?} against {want:?}"
