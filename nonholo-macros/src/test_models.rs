@@ -3,7 +3,8 @@
 const MODELS: &str = concat!(
     include_str!("../../src/models.rs"),
     include_str!("../../src/models/diff_drive_robot.rs"),
-    include_str!("../../src/models/mobile_manipulator.rs")
+    include_str!("../../src/models/mobile_manipulator.rs"),
+    include_str!("../../src/models/rolling_bodies.rs")
 );
 
 /// The names of the library's models, in file order.

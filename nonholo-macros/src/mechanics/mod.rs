@@ -66,7 +66,12 @@ pub fn derive(low: &mut Lowered, cx: &Ctxt) -> Option<Equations> {
     let lt = lagrangian::lagrange_terms(low, cx)?;
     low.graph
         .set_stage("the equations of motion (the velocity map, G and the forcing)");
-    let eq = formulation_fn(low.formulation)(low, &lt, cx)?;
+    let mut eq = formulation_fn(low.formulation)(low, &lt, cx)?;
+    if let Layout::First(fm) = &mut eq.layout
+        && fm.recursive.is_none()
+    {
+        ignorable_coordinates(&mut low.graph, &low.syms.q, fm);
+    }
     if !low.contacts.contacts.is_empty() && !matches!(eq.layout, Layout::Second(_)) {
         // the rows' multipliers at run time, lambda = (C C^T)^-1 C R (the second method
         // solves for lambda itself)
@@ -153,4 +158,150 @@ pub fn hidden_zeros(g: &mut crate::sym::Graph, m: &Mat, keep_diagonal: bool) -> 
         }
     }
     out
+}
+
+/// The coordinates the right-hand side's `G` and forcing do not depend on — Routh's
+/// ignorable (cyclic) coordinates, like the heading of anything rolling on level ground —
+/// set to zero in them. The velocity map keeps them; the dynamics is invariant along
+/// them, yet its canonical forms only show that after `sin^2 + cos^2 = 1` across long sums
+/// (the rattleback's G resolved in the ground's axes). Invariance is judged the way
+/// [`hidden_zeros`] judges zeros: at pseudo-random points, moving one coordinate at a
+/// time; the substituted pieces are checked against the originals at other points before
+/// they replace them.
+fn ignorable_coordinates(g: &mut crate::sym::Graph, q: &[u32], fm: &mut first_method::FirstMethod) {
+    use crate::sym::linsolve::RandomPoints;
+    use crate::sym::HashMap;
+    let pieces: Vec<Id> = fm
+        .mass_matrix_g
+        .e
+        .iter()
+        .chain(&fm.forcing)
+        .chain(&fm.forcing_rest)
+        .chain(fm.explicit.iter().flatten())
+        .copied()
+        .collect();
+    let agree = |g: &crate::sym::Graph, a: &[Id], b: &[Id], ea: &[f64], eb: &[f64]| {
+        let (mut ma, mut mb) = (HashMap::default(), HashMap::default());
+        a.iter().zip(b).all(|(x, y)| {
+            let (vx, vy) = (g.eval(*x, ea, &mut ma), g.eval(*y, eb, &mut mb));
+            let scale = g
+                .eval_scale(*x, ea, &mut ma)
+                .max(g.eval_scale(*y, eb, &mut mb))
+                .max(1.0);
+            vx.is_finite() && vy.is_finite() && (vx - vy).abs() <= 1e-10 * scale
+        })
+    };
+    let mut points = RandomPoints::new(0x2545_F491_4F6C_DD1D);
+    let envs: Vec<Vec<f64>> = (0..3).map(|_| points.next_point(g)).collect();
+    let mut map = HashMap::default();
+    for &qi in q {
+        if !pieces.iter().any(|p| g.depends_on(*p, qi)) {
+            continue;
+        }
+        let invariant = envs.iter().all(|env| {
+            let mut moved = env.clone();
+            moved[qi as usize] += 0.7;
+            agree(g, &pieces, &pieces, env, &moved)
+        });
+        if invariant {
+            let zero = g.zero();
+            map.insert(qi, zero);
+        }
+    }
+    if map.is_empty() {
+        return;
+    }
+    let substituted = g.subst_many(&pieces, &map);
+    let checked = (0..2).all(|_| {
+        let env = points.next_point(g);
+        agree(g, &pieces, &substituted, &env, &env)
+    });
+    if !checked {
+        // (the substituted nodes stay unreachable from the model's expressions)
+        return;
+    }
+    let mut it = substituted.into_iter();
+    for x in fm.mass_matrix_g.e.iter_mut() {
+        *x = it.next().expect("one per piece");
+    }
+    for x in fm.forcing.iter_mut().chain(fm.forcing_rest.iter_mut()) {
+        *x = it.next().expect("one per piece");
+    }
+    for x in fm.explicit.iter_mut().flatten() {
+        *x = it.next().expect("one per piece");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dsl::parse::parse_model;
+    use crate::sym::linsolve::RandomPoints;
+    use crate::sym::HashMap;
+    use crate::{check, lower};
+
+    /// The rattleback's G and forcing lose the heading (an ignorable coordinate that only
+    /// sin^2 + cos^2 = 1 across sums would remove) and keep their values at random points,
+    /// the heading among them; the velocity map keeps the heading.
+    #[test]
+    fn ignorable_coordinates_leave_the_dynamics() {
+        let cx = Ctxt::new();
+        let src = crate::test_models::library_model("Rattleback");
+        // the same model lowered twice (the same symbols): derived as is, and reduced
+        let lowered = || {
+            let parsed = parse_model(src.parse().expect("tokens"), &cx);
+            let checked = check::check(parsed, &cx).expect("check");
+            lower::lower(&checked, &cx)
+        };
+        let (mut low_p, mut low_r) = (lowered(), lowered());
+        let lt = lagrangian::lagrange_terms(&mut low_p, &cx).expect("Lagrange terms");
+        let plain = gibbs_appell::derive(&mut low_p, &lt, &cx).expect("derive");
+        let reduced = derive(&mut low_r, &cx).expect("derive");
+        let (Layout::First(p), Layout::First(r)) = (&plain.layout, &reduced.layout) else {
+            panic!("a first-method layout")
+        };
+        let (gp, gr) = (&low_p.graph, &low_r.graph);
+        let pieces = |d: &first_method::FirstMethod| -> Vec<Id> {
+            d.mass_matrix_g
+                .e
+                .iter()
+                .chain(&d.forcing_rest)
+                .copied()
+                .collect()
+        };
+        let in_g = |g: &crate::sym::Graph, d: &first_method::FirstMethod, q: u32| {
+            pieces(d).iter().any(|e| g.depends_on(*e, q))
+        };
+        for &q in &low_r.syms.q {
+            let name = gr.symbol_name(q);
+            match name {
+                "x" | "y" => assert!(!in_g(gr, r, q), "{name}: absent"),
+                "yaw" => assert!(in_g(gp, p, q) && !in_g(gr, r, q), "yaw: set to zero"),
+                "roll" | "pitch" => assert!(in_g(gr, r, q), "{name}: kept"),
+                _ => {}
+            }
+        }
+        let yaw = low_r.syms.q[3];
+        assert!(
+            r.qdot.iter().any(|e| gr.depends_on(*e, yaw)),
+            "the velocity map keeps yaw"
+        );
+        let big = if gp.symbol_count() > gr.symbol_count() {
+            gp
+        } else {
+            gr
+        };
+        let mut points = RandomPoints::new(11);
+        for _ in 0..4 {
+            let env = points.next_point(big);
+            let (mut mp, mut mr) = (HashMap::default(), HashMap::default());
+            for (a, b) in pieces(p).iter().zip(pieces(r)) {
+                let (va, vb) = (gp.eval(*a, &env, &mut mp), gr.eval(b, &env, &mut mr));
+                assert!(
+                    (va - vb).abs() <= 1e-11 * (1.0 + va.abs()),
+                    "{va} against {vb}"
+                );
+            }
+        }
+    }
 }

@@ -136,6 +136,9 @@ rules! {
     sum_content_normalized: "(2*a + 2*b) * (1/(a + b))" => "2";
     decimal_exact: "0.1 + 0.2 - 0.3" => "0";
     division_by_number: "x / 4" => "1/4*x";
+    half_turn_exact: "cos(3.141592653589793)*x + sin(3.141592653589793)" => "-x";
+    quarter_turns_exact: "sin(1.5707963267948966) + cos(-4.71238898038469)" => "1";
+    not_a_quarter_turn: "sin(3.14159)" => "sin(314159/100000)";
 }
 
 #[test]
