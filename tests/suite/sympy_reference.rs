@@ -1,6 +1,7 @@
 //! The generated right-hand sides against SymPy `physics.mechanics` (KanesMethod on
 //! independently built rigid-body models, `bench/python/bench_sympy.py`), at the states
-//! recorded in BENCHMARKS.md.
+//! recorded in `bench/python/results.json` (each model's `checks`: `nonholo_state`,
+//! `nonholo_rhs_from_sympy`).
 
 use nonholo::models::{RollingDiskPendulum, VerticalDisk};
 use nonholo::prelude::*;
