@@ -295,6 +295,27 @@ pub struct Geometry {
     pub scene: Vec<SceneItem>,
     /// `GROUNDS`: each `ground`'s name, the symbols of its variables `u`, `v`, its height.
     pub grounds: Vec<(String, [u32; 2], Id)>,
+    /// What the parameters must satisfy before a run (`Model::check_parameters`).
+    pub requirements: Vec<Requirement>,
+}
+
+/// One check of [`Geometry::requirements`]: a quantity given by parameters, named for the
+/// error, and what it must be.
+pub struct Requirement {
+    /// The quantity, where it is used and the expression, e.g. "the mass of body `wheel`
+    /// (m)".
+    pub what: String,
+    pub need: Need,
+    /// One value, or the six entries of an inertia (ixx, iyy, izz, ixy, iyz, izx).
+    pub values: Vec<Id>,
+}
+
+/// What a [`Requirement`] asks (the runtime's `require_*`).
+pub enum Need {
+    Positive,
+    NotNegative,
+    /// Principal moments not negative, each at most the sum of the other two.
+    Inertia,
 }
 
 /// One shape of the default scene (point indices into `points`, frame indices into

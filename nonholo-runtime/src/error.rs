@@ -196,6 +196,33 @@ pub enum Error {
         /// `[q, dot(q)]` there.
         state: Vec<f64>,
     },
+    /// A contact whose geometry leaves it undefined: a disk or a torus lying flat (its
+    /// axle along the ground's normal), where the contact point and the rolling
+    /// directions are not determined and no motion of the contact can be solved for.
+    #[error("contact `{contact}` is at a singular pose at t = {t}: {why} (state {state:?})")]
+    SingularContact {
+        /// The contact, `"W on G"`.
+        contact: &'static str,
+        /// What is singular.
+        why: &'static str,
+        /// Time.
+        t: f64,
+        /// `[q, dot(q)]` there.
+        state: Vec<f64>,
+    },
+    /// A parameter value the model cannot have, found before a run starts
+    /// ([`Model::check_parameters`](crate::Model::check_parameters)): a mass that is not
+    /// positive, moments of inertia that no body has, a negative friction coefficient, a
+    /// radius that is not positive.
+    #[error("{what} is {values:?}: {requirement}")]
+    Parameter {
+        /// The quantity and where it is used, with the expression that gives it.
+        what: &'static str,
+        /// Its value (the principal moments for an inertia).
+        values: Vec<f64>,
+        /// What it must satisfy.
+        requirement: &'static str,
+    },
     /// Events ([`Options::event`](crate::Options::event)) piled up: more than
     /// [`Options::max_events`](crate::Options::max_events) in the run, or a run of them too
     /// close together for the time to tell apart (a Zeno sequence, like a ball bouncing

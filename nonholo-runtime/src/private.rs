@@ -15,7 +15,9 @@ pub use dual::Dual;
 pub use released::{Released, ReleasedSpec};
 pub use tree_tangents::{tree_tangents, RootColumn, TreeJoint, TREE_TERMS};
 mod geometry;
+mod requirements;
 pub use geometry::{add_rotated, identity3, inertia_ellipsoid, palette, rotate3, to_shapes};
+pub use requirements::{require_inertia, require_not_negative, require_positive};
 
 /// The values of a slice as a `Vec<f64>` (error paths only; [`Scalar::re`] of each).
 #[inline]

@@ -185,7 +185,7 @@ pub fn integrate_rk4<M: Model>(
 ) -> Result<Trajectory, SimulationError> {
     let mut traj = Trajectory::new::<M>();
     let fail = |error, partial| SimulationError { error, partial };
-    if let Err(e) = validate_layout::<M>() {
+    if let Err(e) = validate_layout::<M>().and_then(|()| model.check_parameters()) {
         return Err(fail(e, traj));
     }
     let dt_ok = dt > 0.0 && dt.is_finite() && t0.is_finite();

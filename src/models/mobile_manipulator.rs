@@ -87,7 +87,7 @@ crate::nonholonomic! {
     body link5 { frame: A5, center: G5, mass: m5,
                  inertia: inertia(A5, m5 * l5 * l5 / 12.0, m5 * l5 * l5 / 12.0, 0.0004) }
     body link6 { frame: A6, center: G6, mass: m6,
-                 inertia: inertia(A6, m6 * l6 * l6 / 12.0, m6 * l6 * l6 / 12.0, 0.0002) }
+                 inertia: inertia(A6, m6 * l6 * l6 / 12.0, m6 * l6 * l6 / 12.0, 0.00015) }
     gravity = -g * N.z;
     plane ground { point: O, up: N.z }
     rolls left on ground { center: L_o, axis: C.y, radius: r, friction: mu }

@@ -190,7 +190,7 @@ fn contact_forces_and_weights_give_the_angular_momentum_rate() {
         body("G3", a.m3, "A3", "A3", link(a.m3, a.l3, 0.001)),
         body("G4", a.m4, "A4", "A4", link(a.m4, a.l4, 0.0005)),
         body("G5", a.m5, "A5", "A5", link(a.m5, a.l5, 0.0004)),
-        body("G6", a.m6, "A6", "A6", link(a.m6, a.l6, 0.0002)),
+        body("G6", a.m6, "A6", "A6", link(a.m6, a.l6, 0.00015)),
     ];
     // the arm turning about its base and wrist while the base turns and the arm starts
     // to fall from upright

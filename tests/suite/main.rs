@@ -29,6 +29,7 @@ mod no_alloc;
 mod no_std_ride;
 mod oracle_selfcheck;
 mod papers;
+mod parameters;
 mod rhs_errors;
 mod robot;
 mod scalars;

@@ -6,7 +6,7 @@
 use super::code::{bind_array, ident_for, lit_usize, Bindings, Layout, Num};
 use super::structs;
 use crate::check::Checked;
-use crate::model::{Geometry, Lowered, SceneItem, Terms};
+use crate::model::{Geometry, Lowered, Need, SceneItem, Terms};
 use crate::sym::Graph;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -338,6 +338,56 @@ fn ground_heights(
         match ground {
             #(#arms)*
             _ => f64::NAN,
+        }
+    }
+}
+
+/// `Model::check_parameters`: each [`Requirement`](crate::model::Requirement) of the
+/// parameters alone, through the runtime's `require_*` (empty for a model without them).
+pub fn check_parameters(low: &Lowered, base: &Bindings, plets: &TokenStream) -> TokenStream {
+    let Some(geo) = &low.geometry else {
+        return TokenStream::new();
+    };
+    let g = &low.graph;
+    let s = &low.syms;
+    let moving: Vec<u32> = [s.t]
+        .iter()
+        .chain(&s.q)
+        .chain(&s.qd)
+        .chain(&s.z)
+        .chain(&s.inputs)
+        .copied()
+        .collect();
+    let fixed: Vec<_> = geo
+        .requirements
+        .iter()
+        .filter(|r| r.values.iter().all(|v| !g.depends_on_any(*v, &moving)))
+        .collect();
+    if fixed.is_empty() {
+        return TokenStream::new();
+    }
+    let mut l = Layout::new();
+    let slots: Vec<_> = fixed.iter().map(|r| l.vec(&r.values)).collect();
+    let (lets, out) = l.block(g, base, "p");
+    let checks = fixed.iter().zip(&slots).map(|(r, slot)| {
+        let v = out.vec(*slot);
+        let what = &r.what;
+        match r.need {
+            Need::Positive => quote! { ::nonholo::__private::require_positive(#what, #(#v)*)?; },
+            Need::NotNegative => {
+                quote! { ::nonholo::__private::require_not_negative(#what, #(#v)*)?; }
+            }
+            Need::Inertia => {
+                quote! { ::nonholo::__private::require_inertia(#what, [#(#v),*])?; }
+            }
+        }
+    });
+    quote! {
+        fn check_parameters(&self) -> ::core::result::Result<(), ::nonholo::Error> {
+            #plets
+            #lets
+            #(#checks)*
+            ::core::result::Result::Ok(())
         }
     }
 }

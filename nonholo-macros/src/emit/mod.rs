@@ -101,6 +101,9 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     hooks.model_items = guards;
     let (released_hook, released) = released::items(m, low);
     hooks.model_items.extend(released_hook);
+    hooks
+        .model_items
+        .extend(geometry::check_parameters(low, &base, &plets));
     let body = model_impl(
         m,
         low.syms.q.len(),

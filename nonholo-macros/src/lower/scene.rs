@@ -195,5 +195,70 @@ pub(super) fn geometry(
         bodies,
         scene,
         grounds: Vec::new(),
+        requirements: Vec::new(),
     }
+}
+
+/// What the parameters must satisfy ([`model::Requirement`]): each body's mass and inertia,
+/// each contact's friction coefficient and its surface's radii, named by body or contact
+/// with the expression (`contacts`: the contacts' names, in `wheels`' order).
+pub(super) fn requirements(
+    g: &Graph,
+    masses: &[MassBody],
+    body_names: &[String],
+    wheels: &[(&Rolling, Wheel)],
+    (frictions, contacts): (&[Option<Id>], &[String]),
+) -> Vec<model::Requirement> {
+    use model::{Need, Requirement};
+    let mut out = Vec::new();
+    let mut need =
+        |what: String, need: Need, values: Vec<Id>| out.push(Requirement { what, need, values });
+    for (m, name) in masses.iter().zip(body_names) {
+        let kind = if m.frame.is_some() {
+            "body"
+        } else {
+            "particle"
+        };
+        let text = g.display(m.mass);
+        need(
+            format!("the mass of {kind} `{name}` ({text})"),
+            Need::Positive,
+            vec![m.mass],
+        );
+        if let Some((_, c)) = &m.inertia {
+            need(
+                format!(
+                    "the principal moments of inertia of body `{name}` about its centre of mass"
+                ),
+                Need::Inertia,
+                c.to_vec(),
+            );
+        }
+    }
+    for (((_, w), friction), contact) in wheels.iter().zip(frictions).zip(contacts) {
+        let mut size = |what: &str, id: Id, n: Need| {
+            need(
+                format!("the {what} of contact `{contact}` ({})", g.display(id)),
+                n,
+                vec![id],
+            )
+        };
+        match &w.shape {
+            rolling::Shape::Disk { radius, .. } => size("radius", *radius, Need::Positive),
+            rolling::Shape::Sphere { radius } => size("sphere's radius", *radius, Need::Positive),
+            rolling::Shape::Torus { major, crown, .. } => {
+                size("torus's major radius", *major, Need::Positive);
+                size("torus's crown radius", *crown, Need::NotNegative);
+            }
+            rolling::Shape::Ellipsoid { semi, .. } => {
+                for (axis, e) in ["first", "second", "third"].iter().zip(semi) {
+                    size(&format!("ellipsoid's {axis} semi-axis"), *e, Need::Positive);
+                }
+            }
+        }
+        if let Some(mu) = friction {
+            size("friction coefficient", *mu, Need::NotNegative);
+        }
+    }
+    out
 }

@@ -2,7 +2,7 @@
 //! may use them), then bodies, gravity, loads, rolling contacts and configuration
 //! constraints to T, V, generalized forces and velocity rows (`crate::kinematics`).
 
-use super::scene::{geometry, Drawn};
+use super::scene::{geometry, requirements, Drawn};
 use super::{Lowerer, ThreeD};
 use crate::check::kinematics::{Load, Rolling, Surface};
 use crate::ctxt::Ctxt;
@@ -362,6 +362,13 @@ impl Lowerer<'_> {
             }
         }
         geometry.grounds = grounds;
+        geometry.requirements = requirements(
+            g,
+            &masses,
+            &geometry.bodies,
+            &wheels,
+            (&frictions, &k.contact_names()),
+        );
         ThreeD {
             kinetic,
             rigid,

@@ -60,6 +60,7 @@ pub fn linearize<M: Model>(
     spec: &Linearize,
 ) -> Result<Linearization, Error> {
     crate::model::validate_layout::<M>()?;
+    model.check_parameters()?;
     let (nq, n) = (M::NQ, M::DIM);
     if state.len() != n {
         return Err(Error::Dimension {

@@ -533,6 +533,25 @@ pub trait Model {
         }
     }
 
+    /// Whether the parameters describe bodies that can exist, checked before every run and
+    /// linearization: each body's mass positive, its moments of inertia not negative and
+    /// each at most the sum of the other two, friction coefficients not negative, the radii
+    /// and semi-axes of rolling surfaces positive (a torus's crown radius not negative).
+    /// Emitted for models with bodies; `Ok` by default.
+    ///
+    /// # Errors
+    /// [`Error::Parameter`] naming the quantity, the expression that gives it and its value.
+    ///
+    /// ```
+    /// use nonholo_runtime::{Error, Model};
+    /// # use nonholo_runtime::__private::doc_models::Skate;
+    /// // a model without bodies has nothing to check
+    /// assert_eq!(Skate { m: 1.0, i: 0.1 }.check_parameters(), Ok(()));
+    /// ```
+    fn check_parameters(&self) -> Result<(), Error> {
+        Ok(())
+    }
+
     /// The released model on `[q, dot(q)]` that lets contacts slip (hybrid runs); emitted
     /// for models with `friction`.
     #[doc(hidden)]

@@ -175,6 +175,35 @@ pub(super) fn run_slipping<M: Model>(
                 t,
                 state,
             }) if event != ContactEvent::LiftOff => (contact, event, t, state),
+            Err(Error::ContactLost {
+                contact,
+                event,
+                t,
+                state,
+            }) if !rolling && t <= tc => {
+                // a sliding phase that cannot begin, its contact needing a pull: it lifts
+                // off, or (where it would press without friction) nothing is consistent. (A
+                // normal force that falls to zero along a phase is a lift-off: there the
+                // two agree.)
+                let c = spec.names.iter().position(|n| *n == contact);
+                let (qs, qds) = state.split_at(nq);
+                let pressed = match c {
+                    Some(c) => {
+                        solver.frictionless_normal(t, (qs, qds, &held), &mask, &start, c)? > 0.0
+                    }
+                    None => false,
+                };
+                return Err(if pressed {
+                    Error::Painleve { contact, t, state }
+                } else {
+                    Error::ContactLost {
+                        contact,
+                        event,
+                        t,
+                        state,
+                    }
+                });
+            }
             Err(e) => return Err(e),
         };
         let c = spec

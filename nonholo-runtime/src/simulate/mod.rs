@@ -223,6 +223,7 @@ fn simulate_slipping<M: Model>(
     traj.record_contacts(spec.names);
     let mut run = |traj: &mut Trajectory| -> Result<(), Error> {
         validate_layout::<M>()?;
+        model.check_parameters()?;
         for (what, found) in [("q0", q0.len()), ("qdot0", qdot0.len())] {
             if found != M::NQ {
                 return Err(Error::Dimension {
@@ -316,6 +317,7 @@ fn hybrid_start<M: Model>(
         error,
         partial: Trajectory::new::<M>(),
     };
+    model.check_parameters().map_err(fail)?;
     for (what, found) in [("q0", q0.len()), ("qdot0", qdot0.len())] {
         if found != M::NQ {
             return Err(fail(Error::Dimension {
@@ -371,6 +373,7 @@ fn prepare<M: Model>(
 ) -> Result<Option<Vec<f64>>, Error> {
     let invalid = |msg: alloc::string::String| Err(Error::InvalidOptions(msg));
     validate_layout::<M>()?;
+    model.check_parameters()?;
     if M::DIM == 0 {
         return invalid("the model has an empty state".to_string());
     }

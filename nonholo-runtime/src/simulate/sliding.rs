@@ -88,6 +88,9 @@ pub(super) struct Sliding<'m> {
     /// Per contact: whether its friction follows its slip velocity (else it keeps `start`:
     /// a slip that starts from rest, while round-off still decides its direction).
     pub(super) follow: Vec<bool>,
+    /// Whether [`solve`](Self::solve) leaves the sliding contacts' friction out (to tell a
+    /// lift-off from Painlevé's paradox: [`frictionless_normal`](Self::frictionless_normal)).
+    frictionless: bool,
 }
 
 impl<'m> Sliding<'m> {
@@ -138,7 +141,29 @@ impl<'m> Sliding<'m> {
             slip: vec![[0.0; 3]; k],
             dir: vec![[0.0; 3]; k],
             follow: vec![true; k],
+            frictionless: false,
         }
+    }
+
+    /// The normal force of contact `c` that sliding would need at `(t, q, dot(q))` without
+    /// friction. Where sliding with friction needs a pull (`N < 0`), the contact lifts off
+    /// only if the body would leave the ground without friction too (this is negative);
+    /// where it is positive, the gap's acceleration turns against the normal force as
+    /// friction couples them, and neither sliding nor lifting off is consistent: Painlevé's
+    /// paradox.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn frictionless_normal(
+        &mut self,
+        t: f64,
+        (q, qd, u): (&[f64], &[f64], &[f64]),
+        sliding: &[bool],
+        start: &[[f64; 3]],
+        c: usize,
+    ) -> Result<f64, Error> {
+        self.frictionless = true;
+        let r = self.solve(t, q, qd, u, sliding, start);
+        self.frictionless = false;
+        r.map(|()| self.loads[c].normal)
     }
 
     pub(super) fn spec(&self) -> &'static ReleasedSpec {
@@ -319,6 +344,51 @@ impl<'m> Sliding<'m> {
             }
         }
         let n = nq + ma + ka;
+        let friction = !self.frictionless;
+        let (solved, balanced) = self.assemble_and_solve(t, (q, qd, u), sliding, (n, ma), friction);
+        balanced?;
+        if !solved {
+            // Painlevé only if friction is what leaves no solution: without it, a pose
+            // whose rows are singular (a disk flat on the ground) is its own error
+            let (frictionless, _) = self.assemble_and_solve(t, (q, qd, u), sliding, (n, ma), false);
+            let contact = (0..k)
+                .find(|&c| sliding[c])
+                .map_or(spec.names[0], |c| spec.names[c]);
+            if frictionless {
+                return Err(Error::Painleve {
+                    contact,
+                    t,
+                    state: state(),
+                });
+            }
+            return Err(self.singular_pose(t, sliding, state()));
+        }
+        self.qdd.copy_from_slice(&self.b[..nq]);
+        for r in 0..nc {
+            self.lambda[r] = if self.col[r] == usize::MAX {
+                0.0
+            } else {
+                self.b[self.col[r]]
+            };
+        }
+        self.place(t, q, qd, u, sliding, with_balance)
+    }
+
+    /// `[qdd, lambda, N]` from the released model with the rows that stay on, the
+    /// sliding contacts' friction (when `friction`) and the anchored normals' balance
+    /// (`n` unknowns, `ma` rows on): whether the system could be solved, and the balance's
+    /// own result. The solution is left in `self.b`.
+    fn assemble_and_solve(
+        &mut self,
+        t: f64,
+        (q, qd, u): (&[f64], &[f64], &[f64]),
+        sliding: &[bool],
+        (n, ma): (usize, usize),
+        friction: bool,
+    ) -> (bool, Result<(), Error>) {
+        let spec = self.spec;
+        let (nq, nc, k) = (spec.nq, spec.nc, spec.contacts.len());
+        let with_balance = n > nq + ma;
         let (mut m_all, mut b_all) = (core::mem::take(&mut self.m), core::mem::take(&mut self.b));
         let (m, b) = (&mut m_all[..n * n], &mut b_all[..n]);
         m.fill(0.0);
@@ -339,7 +409,7 @@ impl<'m> Sliding<'m> {
             b[a] = -self.terms[self.off[2] + r];
         }
         // friction: + mu N_s g_s, N_s = -lambda_h or the balance's unknown
-        for c in (0..k).filter(|&c| sliding[c]) {
+        for c in (0..k).filter(|&c| friction && sliding[c]) {
             let mu = self.mu(c);
             let cr = &spec.contacts[c];
             let (column, sign) = if cr.height {
@@ -369,24 +439,34 @@ impl<'m> Sliding<'m> {
         }
         let solved = lu_solve(m, b, &mut self.perm[..n], n);
         (self.m, self.b) = (m_all, b_all);
-        balanced?;
-        if !solved {
-            let contact = (0..k).find(|&c| sliding[c]).map_or("", |c| spec.names[c]);
-            return Err(Error::Painleve {
-                contact,
+        (solved, balanced)
+    }
+
+    /// The error of a pose where even frictionless sliding has no solution: the contact
+    /// whose axle lies along its normal (a disk or torus flat on the ground), else the
+    /// first sliding contact.
+    fn singular_pose(&self, t: f64, sliding: &[bool], state: Vec<f64>) -> Error {
+        let spec = self.spec;
+        let k = spec.contacts.len();
+        let flat = (0..k).find(|&c| {
+            let (up, axle) = (self.geo(c, 3), self.geo(c, 6));
+            let across = norm(cross(up, axle));
+            across <= 1e-9 * norm(axle).max(1e-300)
+        });
+        match flat {
+            Some(c) => Error::SingularContact {
+                contact: spec.names[c],
+                why: "its axle is along the ground's normal (lying flat): the contact point is not determined",
                 t,
-                state: state(),
-            });
+                state,
+            },
+            None => Error::SingularContact {
+                contact: spec.names[sliding.iter().position(|s| *s).unwrap_or(0)],
+                why: "no motion of the bodies satisfies the rows that stay on, even without friction (rows that depend on each other, or no mass to move)",
+                t,
+                state,
+            },
         }
-        self.qdd.copy_from_slice(&self.b[..nq]);
-        for r in 0..nc {
-            self.lambda[r] = if self.col[r] == usize::MAX {
-                0.0
-            } else {
-                self.b[self.col[r]]
-            };
-        }
-        self.place(t, q, qd, u, sliding, with_balance)
     }
 
     /// The terms at `(t, q, dot(q))`, each contact's tangential rows, and the unknown of

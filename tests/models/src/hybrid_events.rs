@@ -54,3 +54,28 @@ upright_disk!(
     UprightDiskMu,
     formulation = multipliers;
 );
+
+nonholonomic! {
+    /// Painlevé's rod: a uniform rod of half-length `l` (moments `m l^2 / 3` about its
+    /// centre across it) ending in a sphere of radius `rho` centred at its end `A`, the
+    /// sphere on rough ground, the rod raised by `theta` in the `xz` plane (`B.x` along
+    /// it). Sliding with its foot moving away from the side of its centre of mass
+    /// (`dot(x) + rho dot(theta) < 0`), the normal force is `N = m (g - l sin(theta)
+    /// dot(theta)^2) / k` with `k = 1 + 3 cos^2(theta) - 3 mu cos(theta) (sin(theta) + rho /
+    /// l)`: no consistent sliding where `k <= 0`, that is for
+    /// `mu > (1 + 3 cos^2(theta)) / (3 cos(theta) (sin(theta) + rho / l))`.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct PainleveRod;
+    parameters { m = 1.0, l = 0.5, rho = 0.02, g = 9.81, mu = 1.5 }
+    coordinates { x, y, theta }
+    frame N;
+    point O;
+    frame B = N.rotate(y, -theta);
+    point A = O + N[x, y, rho];
+    point G = A + l * B.x;
+    body rod { frame: B, center: G, mass: m, inertia: inertia(B, 0.0, m * l * l / 3.0, m * l * l / 3.0) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls rod on ground { surface: sphere(rho), center: A, friction: mu }
+    dependent { x, y }
+}
