@@ -163,6 +163,12 @@ pub(super) trait Stepper {
     fn step(&mut self) -> Result<Stop, Error>;
     /// The state at `t` inside the last step.
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error>;
+    /// Compute now what [`interpolate`](Self::interpolate) needs of the last step, for a
+    /// method that would otherwise evaluate the field for it later (DOP853's three extra
+    /// stages): before [`Plant::accepted`] may change the field.
+    fn prepare_interpolation(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
     /// Go on from the state reached at the stop time, relabelled `t` (the control instant
     /// it landed on), up to the new stop time `t_stop`. With `new_inputs`, the field's inputs
     /// changed at `t`: the method restarts there (its buffers kept: no allocation, no new
@@ -364,6 +370,12 @@ impl Drive<'_> {
                     return Err(super::roots::contact_lost(field, index - 1, t_root, &y));
                 }
                 return Ok(());
+            }
+            // a sample inside the step is interpolated on the field the step was taken
+            // with, which `accepted` may change (a sliding contact's friction that starts to
+            // follow its slip)
+            if samples.is_some_and(|s| s.get(next).is_some_and(|&ts| ts < t_now)) {
+                stepper.prepare_interpolation()?;
             }
             field.accepted(t_now, stepper.y())?;
             // The step lands within roundoff of the stop time; label it the stop time exactly.

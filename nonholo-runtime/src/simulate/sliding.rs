@@ -93,6 +93,14 @@ pub(super) struct Sliding<'m> {
     frictionless: bool,
 }
 
+/// The rate (1/s) at which a sliding phase pulls the rows that stay on (the rolling
+/// contacts' rows, the sliding contacts' heights) back to zero: Baumgarte's stabilization
+/// `C qdd = -drift - DRIFT_RATE (C dot(q) + c)`, with no position term (a contact whose
+/// height its coordinates fix cannot drift off the ground; a solved height drifts only by
+/// the integral of its velocity row). Slow beside any step a run takes, so the phase's
+/// dynamics is unchanged on the rows and not made stiff.
+pub(super) const DRIFT_RATE: f64 = 5.0;
+
 impl<'m> Sliding<'m> {
     pub(super) fn new(model: &'m dyn Released) -> Self {
         let spec = model.spec();
@@ -406,7 +414,9 @@ impl<'m> Sliding<'m> {
                 m[i * n + a] = -c;
                 m[a * n + i] = c;
             }
-            b[a] = -self.terms[self.off[2] + r];
+            // Baumgarte's term: a row that stays on is held at `d/dt row = -DRIFT_RATE row`,
+            // so what the integration lets it drift decays instead of accumulating
+            b[a] = -self.terms[self.off[2] + r] - DRIFT_RATE * self.terms[self.off[3] + r];
         }
         // friction: + mu N_s g_s, N_s = -lambda_h or the balance's unknown
         for c in (0..k).filter(|&c| friction && sliding[c]) {

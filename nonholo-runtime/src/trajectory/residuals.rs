@@ -194,6 +194,53 @@ impl Trajectory {
 
 /// The largest `|r|` over all rows (0 when empty; NaN if any entry is NaN, which
 /// `f64::max` would drop).
+impl Trajectory {
+    /// The largest residual at each sample of a hybrid run ([`simulate_hybrid`] of a model
+    /// with friction, recorded as `[q, dot(q)]`) over the constraint rows that hold there:
+    /// every row while all contacts roll, and while some slide every row but their
+    /// tangential ones (their heights hold). `C dot(q) + c` in the rows' units. A sliding
+    /// phase keeps them near zero by Baumgarte's term, what an integration at `rtol`
+    /// otherwise lets accumulate.
+    ///
+    /// [`simulate_hybrid`]: crate::simulate_hybrid
+    ///
+    /// # Errors
+    /// [`Error::NotAvailable`] for a trajectory that is not a hybrid run's of this model
+    /// (no contacts recorded, or other dimensions); the model's errors.
+    pub fn held_residuals<M: Model>(&self, model: &M) -> Result<Vec<f64>, Error> {
+        let not_hybrid = Error::NotAvailable {
+            what: "the held rows' residuals (a hybrid run's trajectory of this model)",
+        };
+        let spec = model.__released().map(crate::__private::Released::spec);
+        let Some(spec) = spec else {
+            return Err(not_hybrid);
+        };
+        if self.contact_names.len() != spec.contacts.len()
+            || self.nq != M::NQ
+            || self.dim() != 2 * M::NQ
+        {
+            return Err(not_hybrid);
+        }
+        let mut r = vec![0.0; M::NC];
+        let k = spec.contacts.len();
+        self.samples()
+            .enumerate()
+            .map(|(i, (t, state))| {
+                let (q, qd) = state.split_at(M::NQ);
+                model.constraint_residual(t, q, qd, &mut r)?;
+                let sliding = &self.sliding[i * k..(i + 1) * k];
+                for (cr, _) in spec.contacts.iter().zip(sliding).filter(|(_, s)| **s) {
+                    let own = cr.rows.len() - usize::from(cr.height);
+                    for &row in &cr.rows[..own] {
+                        r[row] = 0.0;
+                    }
+                }
+                Ok(max_abs(core::slice::from_ref(&r)))
+            })
+            .collect()
+    }
+}
+
 fn max_abs(rows: &[Vec<f64>]) -> f64 {
     rows.iter().flatten().fold(0.0_f64, |m, r| {
         if r.is_nan() || m.is_nan() {

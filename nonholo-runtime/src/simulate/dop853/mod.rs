@@ -400,6 +400,9 @@ impl<F: VectorField + ?Sized> Stepper for Dop853<'_, F> {
     fn step(&mut self) -> Result<Stop, Error> {
         self.accepted_step()
     }
+    fn prepare_interpolation(&mut self) -> Result<(), Error> {
+        self.ensure_dense()
+    }
     fn interpolate(&mut self, t: f64, y: &mut [f64]) -> Result<(), Error> {
         self.ensure_dense()?;
         extension(&self.dense, &self.y_old, (t - self.t_old) / self.h_last, y);
