@@ -7,26 +7,28 @@ use alloc::vec;
 
 /// `value > 0`, finite: a mass, a radius, a semi-axis.
 pub fn require_positive(what: &'static str, value: f64) -> Result<(), Error> {
-    if value > 0.0 && value.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::Parameter {
-            what,
-            values: vec![value],
-            requirement: "it must be positive",
-        })
-    }
+    require(what, value, value > 0.0, "it must be positive")
 }
 
 /// `value >= 0`, finite: a friction coefficient, a torus's crown radius.
 pub fn require_not_negative(what: &'static str, value: f64) -> Result<(), Error> {
-    if value >= 0.0 && value.is_finite() {
+    require(what, value, value >= 0.0, "it must be zero or positive")
+}
+
+/// `Ok` where `holds` and `value` is finite, else the error naming `what`.
+fn require(
+    what: &'static str,
+    value: f64,
+    holds: bool,
+    requirement: &'static str,
+) -> Result<(), Error> {
+    if holds && value.is_finite() {
         Ok(())
     } else {
         Err(Error::Parameter {
             what,
             values: vec![value],
-            requirement: "it must be zero or positive",
+            requirement,
         })
     }
 }
