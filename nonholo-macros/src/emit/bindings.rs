@@ -1,7 +1,8 @@
 //! The locals every emitted function starts with: time, the parameters (`self.m`) and the
 //! runtime inputs (`__u[i]`, from a `u` argument or zero).
 
-use super::code::{lit_usize, Bindings, Num};
+use super::code::lit_usize;
+use super::render::{Bindings, Num};
 use crate::check::Checked;
 use crate::model::Symbols;
 use proc_macro2::TokenStream;

@@ -4,47 +4,11 @@
 //! offsets.
 
 use super::program::{Op, OpId, Program};
-use super::render::{render, Ctx};
-use crate::sym::{Func, Graph, Id, Mat, Number};
+use super::render::{render, Bindings, Ctx, Num};
+use crate::sym::{Func, Graph, Id, Mat};
 use crate::sym::{HashMap, HashSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-
-/// How each symbol is read in a generated function.
-pub type Bindings = HashMap<u32, TokenStream>;
-
-/// The number type a generated function computes in.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Num {
-    /// `f64` (the `Model` impl).
-    F64,
-    /// The struct's type parameter `__S: ::nonholo::Scalar` (`rhs_generic` and friends):
-    /// literals through `__S::from_f64`.
-    Generic,
-}
-
-impl Num {
-    /// The type of the `let`s.
-    pub fn ty(self) -> TokenStream {
-        match self {
-            Num::F64 => quote! { f64 },
-            Num::Generic => quote! { __S },
-        }
-    }
-
-    /// A literal of this type.
-    pub fn lit(self, x: Number) -> TokenStream {
-        self.wrap(lit(x))
-    }
-
-    /// An `f64` expression as this type.
-    pub fn wrap(self, e: TokenStream) -> TokenStream {
-        match self {
-            Num::F64 => e,
-            Num::Generic => quote! { <__S as ::nonholo::Scalar>::from_f64(#e) },
-        }
-    }
-}
 
 /// Straight-line `f64` code computing `outputs` ([`block_in`]).
 pub fn block(
@@ -393,26 +357,6 @@ fn visit(
         visit(p, c, uses, seen, order);
     }
     order.push(id);
-}
-
-pub fn lit(x: Number) -> TokenStream {
-    let v = x.to_f64();
-    if v.is_nan() {
-        quote! { ::core::f64::NAN }
-    } else if v.is_infinite() {
-        if v > 0.0 {
-            quote! { ::core::f64::INFINITY }
-        } else {
-            quote! { ::core::f64::NEG_INFINITY }
-        }
-    } else {
-        let l = Literal::f64_suffixed(v.abs());
-        if v < 0.0 {
-            quote! { (-#l) }
-        } else {
-            quote! { #l }
-        }
-    }
 }
 
 /// `return Err(SingularMassMatrix { t, state })`, for the generated functions with `t`

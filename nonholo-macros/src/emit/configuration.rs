@@ -2,7 +2,8 @@
 //! Newton's method on the solved coordinates (the Jacobian's columns for them), and the
 //! consistency check that `state_from_qdot` runs first.
 
-use super::code::{bind_array, block, ident_for, lit_usize, Bindings};
+use super::code::{bind_array, block, ident_for, lit_usize};
+use super::render::Bindings;
 use crate::model::Lowered;
 use proc_macro2::TokenStream;
 use quote::quote;

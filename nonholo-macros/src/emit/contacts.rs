@@ -6,7 +6,8 @@
 //! `[dP/dt, dL_O/dt]`; the runtime places the forces (`__private::contact_loads`).
 
 use super::bindings::{input_prologue, param_bindings};
-use super::code::{bind_array, ident_for, lit_usize, Layout, Num};
+use super::code::{bind_array, ident_for, lit_usize, Layout};
+use super::render::Num;
 use super::structs;
 use crate::check::Checked;
 use crate::model::Lowered;

@@ -3,7 +3,8 @@
 //! sums of per-frame components, their velocities by the transport theorem, and the
 //! default scene.
 
-use super::code::{bind_array, ident_for, lit_usize, Bindings, Layout, Num};
+use super::code::{bind_array, ident_for, lit_usize, Layout};
+use super::render::{Bindings, Num};
 use super::structs;
 use crate::check::Checked;
 use crate::model::{Geometry, Lowered, Need, SceneItem, Terms};

@@ -3,8 +3,9 @@
 //! dynamics with `-G^-1` by the articulated-body algorithm's passes.
 
 use super::bindings::input_prologue;
-use super::code::{lit_usize, singular_mass_matrix, Bindings, Num};
+use super::code::{lit_usize, singular_mass_matrix};
 use super::first_method::{block_plan, BlockSolve};
+use super::render::{Bindings, Num};
 use super::tangent::{block_with_tangents, Extra, WithTangents};
 use crate::check::Checked;
 use crate::mechanics::first_method::FirstMethod;

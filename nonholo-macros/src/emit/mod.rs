@@ -24,10 +24,11 @@ use crate::check::Checked;
 use crate::mechanics::{Equations, Layout as StateLayout};
 use crate::model::{Formulation, Lowered};
 use bindings::{input_prologue, param_bindings};
-use code::{block, ident_for, lit_usize, Bindings, Num};
+use code::{block, ident_for, lit_usize};
 use configuration::ConfigItems;
 use proc_macro2::TokenStream;
 use quote::quote;
+use render::{Bindings, Num};
 pub use structs::emit_struct;
 
 /// The hooks of the `impl Model` template: statements run after the template's own

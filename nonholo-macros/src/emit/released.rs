@@ -5,7 +5,8 @@
 //! momenta `[P, L_O]` along any tangent, in dual numbers, for the normal forces.
 
 use super::bindings::{input_prologue, param_bindings};
-use super::code::{bind_array, ident_for, lit_usize, Layout, Num};
+use super::code::{bind_array, ident_for, lit_usize, Layout};
+use super::render::Num;
 use super::structs;
 use crate::check::Checked;
 use crate::model::Lowered;

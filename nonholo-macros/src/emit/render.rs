@@ -1,12 +1,67 @@
 //! One op of a [`Program`] as a Rust expression: sums and products in the order their
-//! operands are ready, numbers as literals of the block's number type, shared ops and
-//! symbols by name.
+//! operands are ready, numbers as literals of the block's number type ([`Num`]), shared
+//! ops and symbols by name ([`Bindings`]).
 
-use super::code::{Bindings, Num};
 use super::program::{earliest_first, factor_ready, term_ready, Op, OpId, Program, DIV};
 use crate::sym::{Func, HashMap, Number};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
+
+/// How each symbol is read in a generated function.
+pub type Bindings = HashMap<u32, TokenStream>;
+
+/// The number type a generated function computes in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Num {
+    /// `f64` (the `Model` impl).
+    F64,
+    /// The struct's type parameter `__S: ::nonholo::Scalar` (`rhs_generic` and friends):
+    /// literals through `__S::from_f64`.
+    Generic,
+}
+
+impl Num {
+    /// The type of the `let`s.
+    pub fn ty(self) -> TokenStream {
+        match self {
+            Num::F64 => quote! { f64 },
+            Num::Generic => quote! { __S },
+        }
+    }
+
+    /// A literal of this type.
+    pub fn lit(self, x: Number) -> TokenStream {
+        self.wrap(lit(x))
+    }
+
+    /// An `f64` expression as this type.
+    pub fn wrap(self, e: TokenStream) -> TokenStream {
+        match self {
+            Num::F64 => e,
+            Num::Generic => quote! { <__S as ::nonholo::Scalar>::from_f64(#e) },
+        }
+    }
+}
+
+pub fn lit(x: Number) -> TokenStream {
+    let v = x.to_f64();
+    if v.is_nan() {
+        quote! { ::core::f64::NAN }
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote! { ::core::f64::INFINITY }
+        } else {
+            quote! { ::core::f64::NEG_INFINITY }
+        }
+    } else {
+        let l = Literal::f64_suffixed(v.abs());
+        if v < 0.0 {
+            quote! { (-#l) }
+        } else {
+            quote! { #l }
+        }
+    }
+}
 
 /// What rendering an op needs: the program, how symbols and shared ops are read, the
 /// number type.

@@ -3,7 +3,8 @@
 //! `multipliers` and `reaction_forces`.
 
 use super::bindings::input_prologue;
-use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Bindings, Layout, Num};
+use super::code::{bind_array, ident_for, lit_usize, singular_mass_matrix, Layout};
+use super::render::{Bindings, Num};
 use super::{state_bindings, Hooks};
 use crate::check::Checked;
 use crate::mechanics::multipliers::SecondMethod;

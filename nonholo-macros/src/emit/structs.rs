@@ -2,7 +2,7 @@
 //! field per parameter and `pub type Skate = SkateOf<f64>`; `new`, `with_*` setters, `cast`
 //! and `Default` when every parameter has a default.
 
-use super::code::Num;
+use super::render::Num;
 use crate::check::Checked;
 use crate::sym::Number;
 use proc_macro2::{Ident, TokenStream};

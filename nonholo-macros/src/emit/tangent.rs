@@ -10,8 +10,9 @@
 //! emitter shares them like any other subexpression. [`block_with_tangents`] writes a
 //! block's values and tangents as Rust.
 
-use super::code::{emit_ops, Bindings, Lowered, Num};
+use super::code::{emit_ops, Lowered};
 use super::program::{Op, OpId, Program};
+use super::render::{Bindings, Num};
 use crate::sym::{Func, Func2, Graph, HashMap, Id, Number};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
