@@ -4,7 +4,7 @@
 
 use super::bindings::input_prologue;
 use super::code::{lit_usize, singular_mass_matrix};
-use super::first_method::{block_plan, BlockSolve};
+use super::g_blocks::{block_plan, BlockSolve};
 use super::render::{Bindings, Num};
 use super::tangent::{block_with_tangents, Extra, WithTangents};
 use crate::check::Checked;

@@ -10,6 +10,7 @@ mod configuration;
 mod contacts;
 pub mod equations;
 pub(crate) mod first_method;
+mod g_blocks;
 mod geometry;
 pub(crate) mod jacobians;
 mod ldlt;
