@@ -187,7 +187,7 @@ pub fn generalized_forces(
     clock: &Clock,
     loads: &[(Vector, Vector)],
 ) -> Vec<Id> {
-    let mut axes = super::balance::RootAxes::new(kin);
+    let mut axes = super::axes::RootAxes::new(kin);
     let mut q = Vec::with_capacity(clock.qd.len());
     for s in &clock.qd {
         let mut parts = Vec::new();

@@ -12,6 +12,7 @@
 //!   ([`vector::Tree::express`]); components that grow are atoms (`define_if_large`),
 //!   so T is a sum of squares of atoms and nothing is expanded before differentiation.
 
+pub mod axes;
 pub mod balance;
 pub mod bodies;
 pub mod rolling;

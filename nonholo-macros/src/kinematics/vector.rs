@@ -232,3 +232,15 @@ pub fn cross3(g: &mut Graph, a: [Id; 3], b: [Id; 3]) -> [Id; 3] {
     }
     out
 }
+
+pub fn mat_vec(g: &mut Graph, m: &[[Id; 3]; 3], v: [Id; 3]) -> [Id; 3] {
+    [0, 1, 2].map(|r| {
+        let parts: Vec<Id> = (0..3).map(|c| g.mul(m[r][c], v[c])).collect();
+        g.add_all(&parts)
+    })
+}
+
+pub fn dot3(g: &mut Graph, a: [Id; 3], b: [Id; 3]) -> Id {
+    let parts: Vec<Id> = (0..3).map(|k| g.mul(a[k], b[k])).collect();
+    g.add_all(&parts)
+}

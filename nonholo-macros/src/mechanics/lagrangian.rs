@@ -3,6 +3,7 @@
 //! `T = 1/2 qd^T A(q,t) qd + b(q,t)^T qd + c(q,t)` and `L = T - V`.
 
 use crate::ctxt::Ctxt;
+use crate::kinematics::vector::{dot3, mat_vec};
 use crate::model::Lowered;
 use crate::sym::linsolve::probably_zero;
 use crate::sym::Id;
@@ -133,8 +134,8 @@ pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
     parts.push(low.potential);
     let half = g.num(crate::sym::Number::rat(1, 2));
     for m in body_energy.iter().flat_map(|bp| &bp.motions) {
-        let mv = super::rigid::mat_vec(g, &m.inertia, m.velocity);
-        let vmv = super::rigid::dot3(g, m.velocity, mv);
+        let mv = mat_vec(g, &m.inertia, m.velocity);
+        let vmv = dot3(g, m.velocity, mv);
         parts.push(g.mul(half, vmv));
         if m.velocity.iter().any(|x| g.depends_on(*x, s.t)) {
             let v0: [Id; 3] = [0, 1, 2].map(|k| {
@@ -146,7 +147,7 @@ pub fn lagrange_terms(low: &mut Lowered, cx: &Ctxt) -> Option<LagrangeTerms> {
                 }
                 g.add_all(&terms)
             });
-            let e = super::rigid::dot3(g, v0, mv);
+            let e = dot3(g, v0, mv);
             parts.push(g.neg(e));
         }
     }

@@ -19,7 +19,7 @@
 //! V (whose components in the inertial frame are the chain's rotations multiplied out).
 
 use crate::kinematics::bodies::RigidTerm;
-use crate::kinematics::vector::cross3;
+use crate::kinematics::vector::{cross3, dot3, mat_vec};
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 
@@ -136,18 +136,6 @@ struct Parts {
     a: Vec<Vec<Vec<Id>>>,
     h: Vec<Vec<Id>>,
     p: Vec<Vec<Id>>,
-}
-
-pub fn mat_vec(g: &mut Graph, m: &[[Id; 3]; 3], v: [Id; 3]) -> [Id; 3] {
-    [0, 1, 2].map(|r| {
-        let parts: Vec<Id> = (0..3).map(|c| g.mul(m[r][c], v[c])).collect();
-        g.add_all(&parts)
-    })
-}
-
-pub fn dot3(g: &mut Graph, a: [Id; 3], b: [Id; 3]) -> Id {
-    let parts: Vec<Id> = (0..3).map(|k| g.mul(a[k], b[k])).collect();
-    g.add_all(&parts)
 }
 
 /// One body's share of A, h and p for a velocity `v` (a centre's or an angular one):

@@ -1,7 +1,7 @@
 //! Spatial vectors and inertias for [`super::recursive`]: `(angular, linear)` components,
 //! Featherstone's (2008) cross products, inertia and transforms, each product of atoms.
 
-use crate::kinematics::vector::cross3;
+use crate::kinematics::vector::{cross3, dot3};
 use crate::kinematics::Kin;
 use crate::sym::{Graph, Id};
 
@@ -200,10 +200,10 @@ pub fn add_projection(
 ) {
     for (a, sa) in s.iter().enumerate() {
         for (b, msb) in ms.iter().enumerate() {
-            let e = crate::mechanics::rigid::dot3(g, *sa, *msb);
+            let e = dot3(g, *sa, *msb);
             k[a][b] = g.add(k[a][b], e);
         }
-        let e = crate::mechanics::rigid::dot3(g, *sa, bias);
+        let e = dot3(g, *sa, bias);
         f[a] = g.sub(f[a], e);
     }
 }

@@ -44,7 +44,7 @@ use super::spatial::{
     add_projection, cross_force, define, dot6, mat6_vec, rotate_up, shift, spatial_inertia,
     sym_define, v_of, w_of, Mat6, Six,
 };
-use crate::kinematics::vector::cross3;
+use crate::kinematics::vector::{cross3, mat_vec};
 use crate::kinematics::Clock;
 use crate::model::{Symbols, TreeSource};
 use crate::sym::HashMap;
@@ -227,24 +227,21 @@ pub fn derive(
             if w.iter().any(|x| g.depends_on_any(*x, &joint_syms)) {
                 return None;
             }
-            let h = crate::mechanics::rigid::mat_vec(g, &spin.inertia, w);
+            let h = mat_vec(g, &spin.inertia, w);
             let dw = w.map(|x| g.directional(x, &along, &mut memo));
-            let idw = crate::mechanics::rigid::mat_vec(g, &spin.inertia, dw);
+            let idw = mat_vec(g, &spin.inertia, dw);
             let t = cross3(g, wk, h);
             let bias = [0, 1, 2].map(|k| g.add(idw[k], t[k]));
             let s: Vec<[Id; 3]> = root_speeds
                 .iter()
                 .map(|a| w.map(|x| g.diff(x, syms.z[*a])))
                 .collect();
-            let is: Vec<[Id; 3]> = s
-                .iter()
-                .map(|c| crate::mechanics::rigid::mat_vec(g, &spin.inertia, *c))
-                .collect();
+            let is: Vec<[Id; 3]> = s.iter().map(|c| mat_vec(g, &spin.inertia, *c)).collect();
             add_projection(g, (&s, &is, bias), &mut k_root, &mut f_root);
             if reactions.is_some() {
                 // I dw/dt + w_K x I w along its partial angular velocities
                 let dw = w.map(|x| g.directional(x, &along_full, &mut memo_full));
-                let idw = crate::mechanics::rigid::mat_vec(g, &spin.inertia, dw);
+                let idw = mat_vec(g, &spin.inertia, dw);
                 let torque = [0, 1, 2].map(|k| g.add(idw[k], t[k]));
                 add_partial_work(
                     g,

@@ -25,9 +25,8 @@
 use super::super::spatial::{cross_motion, define, mat6_vec, spatial_inertia, Mat6, Six};
 use super::tree::{Joint, Port, Up};
 use crate::kinematics::bodies::MassBody;
-use crate::kinematics::vector::{cross3, Vector};
+use crate::kinematics::vector::{cross3, dot3, mat_vec, Vector};
 use crate::kinematics::Kin;
-use crate::mechanics::rigid::{dot3, mat_vec};
 use crate::sym::HashMap;
 use crate::sym::{Graph, Id};
 
