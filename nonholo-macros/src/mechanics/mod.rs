@@ -180,28 +180,36 @@ fn ignorable_coordinates(g: &mut crate::sym::Graph, q: &[u32], fm: &mut first_me
         .chain(fm.explicit.iter().flatten())
         .copied()
         .collect();
-    let agree = |g: &crate::sym::Graph, a: &[Id], b: &[Id], ea: &[f64], eb: &[f64]| {
-        let (mut ma, mut mb) = (HashMap::default(), HashMap::default());
-        a.iter().zip(b).all(|(x, y)| {
-            let (vx, vy) = (g.eval(*x, ea, &mut ma), g.eval(*y, eb, &mut mb));
-            let scale = g
-                .eval_scale(*x, ea, &mut ma)
-                .max(g.eval_scale(*y, eb, &mut mb))
-                .max(1.0);
-            vx.is_finite() && vy.is_finite() && (vx - vy).abs() <= 1e-10 * scale
+    // each piece's value and the size of its terms at a point (one memo for all)
+    let values = |g: &crate::sym::Graph, ids: &[Id], env: &[f64]| -> Vec<(f64, f64)> {
+        let mut memo = HashMap::default();
+        ids.iter()
+            .map(|x| (g.eval(*x, env, &mut memo), g.eval_scale(*x, env, &mut memo)))
+            .collect()
+    };
+    let same = |a: &[(f64, f64)], b: &[(f64, f64)]| {
+        a.iter().zip(b).all(|((va, sa), (vb, sb))| {
+            va.is_finite() && vb.is_finite() && (va - vb).abs() <= 1e-10 * sa.max(*sb).max(1.0)
         })
     };
     let mut points = RandomPoints::new(0x2545_F491_4F6C_DD1D);
     let envs: Vec<Vec<f64>> = (0..3).map(|_| points.next_point(g)).collect();
+    let base: Vec<Vec<(f64, f64)>> = envs.iter().map(|e| values(g, &pieces, e)).collect();
     let mut map = HashMap::default();
     for &qi in q {
-        if !pieces.iter().any(|p| g.depends_on(*p, qi)) {
+        // only the pieces that mention the coordinate can move with it
+        let moving: Vec<usize> = (0..pieces.len())
+            .filter(|&i| g.depends_on(pieces[i], qi))
+            .collect();
+        if moving.is_empty() {
             continue;
         }
-        let invariant = envs.iter().all(|env| {
+        let ids: Vec<Id> = moving.iter().map(|&i| pieces[i]).collect();
+        let invariant = envs.iter().zip(&base).all(|(env, at)| {
             let mut moved = env.clone();
             moved[qi as usize] += 0.7;
-            agree(g, &pieces, &pieces, env, &moved)
+            let there: Vec<(f64, f64)> = moving.iter().map(|&i| at[i]).collect();
+            same(&there, &values(g, &ids, &moved))
         });
         if invariant {
             let zero = g.zero();
@@ -214,7 +222,7 @@ fn ignorable_coordinates(g: &mut crate::sym::Graph, q: &[u32], fm: &mut first_me
     let substituted = g.subst_many(&pieces, &map);
     let checked = (0..2).all(|_| {
         let env = points.next_point(g);
-        agree(g, &pieces, &substituted, &env, &env)
+        same(&values(g, &pieces, &env), &values(g, &substituted, &env))
     });
     if !checked {
         // (the substituted nodes stay unreachable from the model's expressions)
