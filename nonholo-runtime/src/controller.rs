@@ -85,6 +85,8 @@ impl<F: FnMut(f64, &[f64], &mut [f64])> Controller for F {
 enum Interpolation {
     ZeroOrderHold,
     Linear,
+    /// Quadratic through each triple of times `2i, 2i + 1, 2i + 2`.
+    Quadratic,
 }
 
 /// Inputs from data: values at given times, read by zero-order hold or linear
@@ -167,6 +169,35 @@ impl InputSeries {
         Self::new(times, values, nu, Interpolation::Linear)
     }
 
+    /// Inputs quadratic on each pair of intervals: on `[times[2i], times[2i + 2]]` the
+    /// parabola through the values at `2i`, `2i + 1` and `2i + 2` (an odd number of
+    /// times, else [`Error::InvalidOptions`]; the other checks as
+    /// [`InputSeries::zero_order_hold`]). The inputs of a Hermite–Simpson solution, whose
+    /// midpoints are the odd times.
+    ///
+    /// ```
+    /// use nonholo_runtime::InputSeries;
+    ///
+    /// // u = t^2 through 0, 1, 2, then t + 2 through 2, 3, 4: each read exactly
+    /// let s = InputSeries::quadratic(vec![0.0, 1.0, 2.0, 3.0, 4.0], vec![0.0, 1.0, 4.0, 5.0, 6.0], 1)?;
+    /// let mut u = [0.0];
+    /// s.value_at(1.5, &mut u)?;
+    /// assert!((u[0] - 2.25).abs() < 1e-15);
+    /// s.value_at(3.5, &mut u)?;
+    /// assert!((u[0] - 5.5).abs() < 1e-15);
+    /// assert!(InputSeries::quadratic(vec![0.0, 1.0], vec![0.0, 1.0], 1).is_err());
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn quadratic(times: Vec<f64>, values: Vec<f64>, nu: usize) -> Result<Self, Error> {
+        if times.len().is_multiple_of(2) {
+            return Err(Error::InvalidOptions(format!(
+                "a quadratic input series needs an odd number of times (got {})",
+                times.len()
+            )));
+        }
+        Self::new(times, values, nu, Interpolation::Quadratic)
+    }
+
     fn new(
         times: Vec<f64>,
         values: Vec<f64>,
@@ -237,6 +268,19 @@ impl InputSeries {
         let i = k - 1;
         if self.interpolation == Interpolation::ZeroOrderHold || k == self.times.len() {
             u.copy_from_slice(row(i));
+            return Ok(());
+        }
+        if self.interpolation == Interpolation::Quadratic {
+            // the triple starting at the even index at or before i (never past the end:
+            // the count of times is odd and t is before the last)
+            let a = i - i % 2;
+            let (t0, t1, t2) = (self.times[a], self.times[a + 1], self.times[a + 2]);
+            let l0 = (t - t1) * (t - t2) / ((t0 - t1) * (t0 - t2));
+            let l1 = (t - t0) * (t - t2) / ((t1 - t0) * (t1 - t2));
+            let l2 = (t - t0) * (t - t1) / ((t2 - t0) * (t2 - t1));
+            for (j, o) in u.iter_mut().enumerate() {
+                *o = l0 * row(a)[j] + l1 * row(a + 1)[j] + l2 * row(a + 2)[j];
+            }
             return Ok(());
         }
         let (t0, t1) = (self.times[i], self.times[k]);

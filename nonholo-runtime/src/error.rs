@@ -1,5 +1,6 @@
 //! Run-time errors: each carries the time and the state where it happened.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -240,6 +241,23 @@ pub enum Error {
         t: f64,
         /// The state there, before the reset.
         state: Vec<f64>,
+    },
+    /// An optimal-control problem ([`optimal::Problem`](crate::optimal::Problem), feature
+    /// `optimal`) the NLP solver did not solve: its status, the iterations it took, and
+    /// where it stopped (the objective, the largest violation of the constraints and
+    /// bounds). `model` is the first error the model reported on the way, if any.
+    #[error("the optimal-control problem was not solved: {status} after {iterations} iterations (objective {objective:e}, constraint violation {violation:e}){}", model.as_ref().map(|m| alloc::format!("; the model reported: {m}")).unwrap_or_default())]
+    NotSolved {
+        /// The solver's status (`Infeasible`, `MaxIterations`, ...).
+        status: String,
+        /// Iterations taken.
+        iterations: usize,
+        /// The objective where it stopped.
+        objective: f64,
+        /// The largest violation of a constraint or bound there.
+        violation: f64,
+        /// The first error the model reported while the solver evaluated it.
+        model: Option<Box<Error>>,
     },
     /// A time outside the span a trajectory covers (NaN bounds for an empty trajectory).
     #[error("t = {t} is outside the trajectory's time span [{start}, {end}]")]

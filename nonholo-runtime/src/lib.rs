@@ -59,6 +59,8 @@ pub mod geometry;
 pub mod linalg;
 pub mod linearize;
 pub mod model;
+#[cfg(feature = "optimal")]
+pub mod optimal;
 #[cfg(feature = "plot")]
 pub mod plot;
 mod private;

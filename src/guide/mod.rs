@@ -14,6 +14,7 @@
 //! | [`hybrid_motion`] | events that continue a run: impacts with reset maps, the rimless wheel, Zeno piles |
 //! | [`linearization`] | exact linearization, eliminated coordinates, eigenvalues, the bicycle's M, C1, K0, K2 |
 //! | [`control`] | runtime inputs, exact Jacobians, controllers in the loop, LQR |
+//! | [`optimal_control`] | optimal motions by direct collocation: problems, schemes, exact sparse derivatives, replaying a plan |
 //! | [`geometry_and_animation`] | where every point is, the scene, `draw { .. }`, HTML and GIF animations |
 //! | [`scalars_and_embedded`] | `f32`, dual numbers, `no_std` |
 //! | [`large_models`] | how the engine keeps structure, build times, compiling the macro optimized |
@@ -47,6 +48,9 @@ pub mod linearization {}
 
 #[doc = include_str!("control.md")]
 pub mod control {}
+
+#[doc = include_str!("optimal_control.md")]
+pub mod optimal_control {}
 
 #[doc = include_str!("geometry_and_animation.md")]
 pub mod geometry_and_animation {}

@@ -27,6 +27,7 @@ mod methods;
 mod multipliers;
 mod no_alloc;
 mod no_std_ride;
+mod optimal;
 mod oracle_selfcheck;
 mod papers;
 mod parameters;

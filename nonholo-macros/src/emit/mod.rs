@@ -390,6 +390,11 @@ pub fn model_impl(
                 #jacobians_body
             }
 
+            fn rhs_u_scalar<__T: ::nonholo::Scalar>(&self, t: __T, state: &[__T], u: &[__T], dstate: &mut [__T]) -> ::core::result::Result<(), ::nonholo::Error> {
+                let __m: #generic_name<__T> = self.cast();
+                __m.rhs_u_generic(t, state, u, dstate)
+            }
+
             fn rhs_param_jvp(&self, t: f64, state: &[f64], dp: &[f64], out: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
                 let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
                 let __dp: &[f64; #np_l] = ::nonholo::__private::as_array(dp, "dp")?;

@@ -483,6 +483,39 @@ pub trait Model {
         jacobians_by_columns(self, t, state, u, a, b)
     }
 
+    /// [`Model::rhs_u`] in any [`Scalar`](crate::Scalar): the equations evaluated in dual
+    /// numbers give their derivatives of every order (the second derivatives of
+    /// `optimal`'s exact Hessians, for one). Generated models evaluate their own
+    /// straight-line code in the scalar (the parameters cast to it); hand-written ones
+    /// have [`Error::NotAvailable`] unless they provide it.
+    ///
+    /// ```
+    /// use nonholo_runtime::{Error, Model};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// // a hand-written model without it
+    /// let osc = ForcedOscillator { m: 2.0, k: 8.0 };
+    /// let mut d = [0.0f64; 2];
+    /// assert!(matches!(
+    ///     osc.rhs_u_scalar(0.0f64, &[1.0, 0.0], &[2.0], &mut d),
+    ///     Err(Error::NotAvailable { .. })
+    /// ));
+    /// ```
+    fn rhs_u_scalar<S: crate::Scalar>(
+        &self,
+        t: S,
+        state: &[S],
+        u: &[S],
+        dstate: &mut [S],
+    ) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        let _ = (t, state, u, dstate);
+        Err(Error::NotAvailable {
+            what: "rhs_u_scalar (the equations in another scalar)",
+        })
+    }
+
     /// The Jacobian-vector product `out = (d rhs / d state) v` at `(t, state)`, for implicit
     /// integrators and linearization.
     ///

@@ -13,6 +13,7 @@ pub mod jacobian;
 pub mod kinematics;
 pub mod linearize;
 pub mod multipliers;
+pub mod optimal;
 pub mod papers;
 pub mod scalars;
 pub mod spatial;

@@ -1,0 +1,584 @@
+//! The nonlinear program of a [`Problem`](super::Problem): its variables, constraints and
+//! their exact sparse derivatives, as the NLP solver asks for them.
+//!
+//! # Layout
+//!
+//! Variables are points' blocks `z_p = [x_p, u_p]` (`nz = DIM + NU` numbers each): the
+//! nodes `p = 0 .. N` first, then (Hermite–Simpson) the midpoints `p = N + k` of each
+//! interval `k`. Constraint rows: the defects of every interval (`DIM` rows per block
+//! of [`Scheme::defect_blocks`]), then the configuration constraints at every node, then
+//! the path constraints at every node.
+//!
+//! # Derivatives
+//!
+//! A defect block is `alpha [I 0] + beta h J_p` with `J_p = [df/dx df/du]` the model's
+//! exact [`Model::jacobians`] at the point: its structure is the identity (where `alpha`
+//! is not zero) and the structural pattern of `J` (where `beta` is not zero), found once
+//! when the program is built. The configuration constraints' rows come from
+//! [`Model::configuration_jacobian`], the cost's and path constraints' from forward-mode
+//! dual numbers. Nothing is allocated per evaluation.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use super::cost::{Cost, PathConstraint};
+use super::hessian::HessianPlan;
+use super::pattern::Pattern;
+use super::scheme::Scheme;
+use crate::__private::Dual;
+use crate::{Error, Model};
+
+/// What the program needs to know of the problem, fixed when it is built.
+pub(crate) struct Layout {
+    pub nodes: usize,
+    pub scheme: Scheme,
+    pub t0: f64,
+    pub h: f64,
+    pub dim: usize,
+    pub nu: usize,
+    pub nq: usize,
+    /// Configuration constraints per node.
+    pub ncc: usize,
+    /// Path constraint values per node.
+    pub np: usize,
+}
+
+impl Layout {
+    pub fn nz(&self) -> usize {
+        self.dim + self.nu
+    }
+    pub fn points(&self) -> usize {
+        if self.scheme.has_midpoints() {
+            2 * self.nodes - 1
+        } else {
+            self.nodes
+        }
+    }
+    pub fn variables(&self) -> usize {
+        self.points() * self.nz()
+    }
+    pub fn intervals(&self) -> usize {
+        self.nodes - 1
+    }
+    pub fn defect_rows(&self) -> usize {
+        self.intervals() * self.scheme.defect_blocks().len() * self.dim
+    }
+    pub fn constraints(&self) -> usize {
+        self.defect_rows() + self.nodes * (self.ncc + self.np)
+    }
+    /// The time of point `p`.
+    pub fn time(&self, p: usize) -> f64 {
+        if p < self.nodes {
+            self.t0 + p as f64 * self.h
+        } else {
+            self.t0 + ((p - self.nodes) as f64 + 0.5) * self.h
+        }
+    }
+    /// The points of interval `k`: start, end, midpoint (the last only with midpoints).
+    pub fn interval_points(&self, k: usize) -> [usize; 3] {
+        [k, k + 1, self.nodes + k]
+    }
+    /// The quadrature weight of the running cost at point `p`.
+    pub fn weight(&self, p: usize) -> f64 {
+        let [w0, w1, wm] = self.scheme.quadrature();
+        let w = if p >= self.nodes {
+            wm
+        } else {
+            let first = if p == 0 { 0.0 } else { w1 };
+            let last = if p + 1 == self.nodes { 0.0 } else { w0 };
+            first + last
+        };
+        w * self.h
+    }
+}
+
+/// Buffers of the evaluations, reused by every call.
+struct Work {
+    /// `f` at every point, `DIM` each.
+    f: Vec<f64>,
+    /// `J = [df/dx df/du]` at every point, row-major `DIM x nz` each.
+    jac: Vec<f64>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    /// The configuration constraints' Jacobian at one node.
+    cjac: Vec<f64>,
+    /// A point's variables in dual numbers, and the path constraints' values.
+    zd: Vec<Dual>,
+    gd: Vec<Dual>,
+    /// The variables the cached `f` and `jac` belong to (`None`: none yet).
+    f_at: Option<Vec<f64>>,
+    jac_at: Option<Vec<f64>>,
+    /// The first model error met, reported if the solve fails.
+    error: Option<Error>,
+    /// The largest entry of a Jacobian outside its pattern (zero unless a probe missed
+    /// an entry).
+    outside: f64,
+}
+
+/// The program: the model, the problem's functions and the structures, with the
+/// evaluations' buffers.
+pub(crate) struct Program<'p, M: Model, C: Cost, P: PathConstraint> {
+    pub model: &'p M,
+    pub cost: &'p C,
+    pub path: &'p P,
+    pub layout: Layout,
+    /// `sum w_j u_j^2` weights of the input effort (empty: none).
+    pub effort: &'p [f64],
+    /// Whether the running cost is not identically zero (`NoCost` is skipped).
+    pub has_running: bool,
+    pub has_terminal: bool,
+    pub jac_pattern: Pattern,
+    pub conf_pattern: Pattern,
+    pub x_lower: Vec<f64>,
+    pub x_upper: Vec<f64>,
+    pub g_lower: Vec<f64>,
+    pub g_upper: Vec<f64>,
+    pub start: Vec<f64>,
+    /// The exact Hessian's plan; `None`: L-BFGS.
+    pub hessian: Option<HessianPlan>,
+    work: RefCell<Work>,
+}
+
+impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        model: &'p M,
+        cost: &'p C,
+        path: &'p P,
+        layout: Layout,
+        effort: &'p [f64],
+        (has_running, has_terminal): (bool, bool),
+        (jac_pattern, conf_pattern): (Pattern, Pattern),
+        (x_lower, x_upper): (Vec<f64>, Vec<f64>),
+        (g_lower, g_upper): (Vec<f64>, Vec<f64>),
+        start: Vec<f64>,
+    ) -> Self {
+        let (dim, nz, points) = (layout.dim, layout.nz(), layout.points());
+        let work = Work {
+            f: vec![0.0; points * dim],
+            jac: vec![0.0; points * dim * nz],
+            a: vec![0.0; dim * dim],
+            b: vec![0.0; dim * layout.nu],
+            cjac: vec![0.0; layout.ncc * layout.nq],
+            zd: vec![Dual::default(); nz],
+            gd: vec![Dual::default(); layout.np],
+            f_at: None,
+            jac_at: None,
+            error: None,
+            outside: 0.0,
+        };
+        Program {
+            model,
+            cost,
+            path,
+            layout,
+            effort,
+            has_running,
+            has_terminal,
+            jac_pattern,
+            conf_pattern,
+            x_lower,
+            x_upper,
+            g_lower,
+            g_upper,
+            start,
+            hessian: None,
+            work: RefCell::new(work),
+        }
+    }
+
+    /// The first model error met while solving.
+    pub fn take_error(&self) -> Option<Error> {
+        let e = self.work.borrow_mut().error.take();
+        e.or_else(|| self.hessian.as_ref().and_then(|h| h.take_error()))
+    }
+
+    /// The largest Jacobian entry seen outside the structural pattern.
+    pub fn outside_pattern(&self) -> f64 {
+        self.work.borrow().outside
+    }
+
+    fn block<'a>(&self, x: &'a [f64], p: usize) -> (&'a [f64], &'a [f64]) {
+        let nz = self.layout.nz();
+        let z = &x[p * nz..(p + 1) * nz];
+        z.split_at(self.layout.dim)
+    }
+
+    /// `f` at every point into the work's buffer (unless cached for `x`).
+    fn dynamics(&self, x: &[f64], w: &mut Work) -> bool {
+        if w.f_at.as_deref() == Some(x) {
+            return true;
+        }
+        let dim = self.layout.dim;
+        for p in 0..self.layout.points() {
+            let (xs, us) = self.block(x, p);
+            let t = self.layout.time(p);
+            if let Err(e) = self
+                .model
+                .rhs_u(t, xs, us, &mut w.f[p * dim..(p + 1) * dim])
+            {
+                w.error.get_or_insert(e);
+                return false;
+            }
+        }
+        cache(&mut w.f_at, x);
+        true
+    }
+
+    /// `J` at every point into the work's buffer (unless cached for `x`).
+    fn jacobians(&self, x: &[f64], w: &mut Work) -> bool {
+        if w.jac_at.as_deref() == Some(x) {
+            return true;
+        }
+        let (dim, nu, nz) = (self.layout.dim, self.layout.nu, self.layout.nz());
+        for p in 0..self.layout.points() {
+            let (xs, us) = self.block(x, p);
+            let t = self.layout.time(p);
+            let Work { a, b, jac, .. } = w;
+            if let Err(e) = self.model.jacobians(t, xs, us, a, b) {
+                w.error.get_or_insert(e);
+                return false;
+            }
+            let j = &mut jac[p * dim * nz..(p + 1) * dim * nz];
+            for i in 0..dim {
+                j[i * nz..i * nz + dim].copy_from_slice(&a[i * dim..(i + 1) * dim]);
+                j[i * nz + dim..(i + 1) * nz].copy_from_slice(&b[i * nu..(i + 1) * nu]);
+            }
+            let outside = self.jac_pattern.largest_outside(j);
+            w.outside = w.outside.max(outside);
+        }
+        cache(&mut w.jac_at, x);
+        true
+    }
+
+    /// The objective at `x`.
+    pub fn objective(&self, x: &[f64]) -> f64 {
+        let l = &self.layout;
+        let mut total = 0.0;
+        for p in 0..l.points() {
+            let wgt = l.weight(p);
+            if wgt == 0.0 {
+                continue;
+            }
+            let (xs, us) = self.block(x, p);
+            let mut running: f64 = self.effort.iter().zip(us).map(|(w, u)| w * u * u).sum();
+            if self.has_running {
+                running += self.cost.running(l.time(p), xs, us);
+            }
+            total += wgt * running;
+        }
+        if self.has_terminal {
+            let last = l.nodes - 1;
+            total += self.cost.terminal(l.time(last), self.block(x, last).0);
+        }
+        total
+    }
+
+    /// The objective's gradient at `x` into `grad`.
+    pub fn gradient(&self, x: &[f64], grad: &mut [f64]) {
+        let l = &self.layout;
+        let (dim, nz) = (l.dim, l.nz());
+        grad.fill(0.0);
+        let mut w = self.work.borrow_mut();
+        for p in 0..l.points() {
+            let wgt = l.weight(p);
+            if wgt == 0.0 {
+                continue;
+            }
+            let z = &x[p * nz..(p + 1) * nz];
+            let g = &mut grad[p * nz..(p + 1) * nz];
+            for (j, e) in self.effort.iter().enumerate() {
+                g[dim + j] += wgt * 2.0 * e * z[dim + j];
+            }
+            if self.has_running {
+                let t = Dual::new(l.time(p), 0.0);
+                for (j, gj) in g.iter_mut().enumerate() {
+                    seed(&mut w.zd, z, j);
+                    let (xd, ud) = w.zd.split_at(dim);
+                    *gj += wgt * self.cost.running(t, xd, ud).eps;
+                }
+            }
+        }
+        if self.has_terminal {
+            let last = l.nodes - 1;
+            let z = &x[last * nz..(last + 1) * nz];
+            let t = Dual::new(l.time(last), 0.0);
+            for j in 0..dim {
+                seed(&mut w.zd, z, j);
+                grad[last * nz + j] += self.cost.terminal(t, &w.zd[..dim]).eps;
+            }
+        }
+    }
+
+    /// The constraints at `x` into `g`.
+    pub fn constraints(&self, x: &[f64], g: &mut [f64]) -> bool {
+        let l = &self.layout;
+        let (dim, nz) = (l.dim, l.nz());
+        let mut guard = self.work.borrow_mut();
+        let w = &mut *guard;
+        if !self.dynamics(x, w) {
+            return false;
+        }
+        let blocks = l.scheme.defect_blocks();
+        let mut row = 0;
+        for k in 0..l.intervals() {
+            let pts = l.interval_points(k);
+            for blk in blocks {
+                let out = &mut g[row..row + dim];
+                out.fill(0.0);
+                for &(which, alpha, beta) in blk.iter() {
+                    let p = pts[which];
+                    let xs = &x[p * nz..p * nz + dim];
+                    let f = &w.f[p * dim..(p + 1) * dim];
+                    for i in 0..dim {
+                        out[i] += alpha * xs[i] + beta * l.h * f[i];
+                    }
+                }
+                row += dim;
+            }
+        }
+        for k in 0..l.nodes {
+            let (xs, us) = self.block(x, k);
+            let t = l.time(k);
+            if l.ncc > 0 {
+                let out = &mut g[row..row + l.ncc];
+                if let Err(e) = self.model.configuration_residual(t, &xs[..l.nq], out) {
+                    w.error.get_or_insert(e);
+                    return false;
+                }
+                row += l.ncc;
+            }
+            if l.np > 0 {
+                self.path.values(t, xs, us, &mut g[row..row + l.np]);
+                row += l.np;
+            }
+        }
+        g.iter().all(|v| v.is_finite())
+    }
+
+    /// The Jacobian's structure, `(rows, cols)`, in the order [`Program::jacobian_values`]
+    /// fills it.
+    pub fn jacobian_structure(&self) -> (Vec<usize>, Vec<usize>) {
+        let mut rows = Vec::new();
+        let mut cols = Vec::new();
+        self.walk(|r, c| {
+            rows.push(r);
+            cols.push(c);
+        });
+        (rows, cols)
+    }
+
+    /// The Jacobian's values at `x` into `vals`.
+    pub fn jacobian_values(&self, x: &[f64], vals: &mut [f64]) -> bool {
+        let l = &self.layout;
+        let (dim, nz) = (l.dim, l.nz());
+        let mut guard = self.work.borrow_mut();
+        let w = &mut *guard;
+        if !self.jacobians(x, w) {
+            return false;
+        }
+        // The entries in the order of `walk`: defects, then per node the configuration
+        // constraints' rows and the path constraints' (dense, row-major).
+        let mut n = 0;
+        let blocks = l.scheme.defect_blocks();
+        for k in 0..l.intervals() {
+            let pts = l.interval_points(k);
+            for blk in blocks {
+                for i in 0..dim {
+                    for &(which, alpha, beta) in blk.iter() {
+                        let p = pts[which];
+                        let jrow = &w.jac[p * dim * nz + i * nz..p * dim * nz + (i + 1) * nz];
+                        for j in self.defect_columns(i, alpha, beta) {
+                            let id = if j == i { alpha } else { 0.0 };
+                            vals[n] = id + beta * l.h * jrow[j];
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        for k in 0..l.nodes {
+            let xs = self.block(x, k).0;
+            let t = l.time(k);
+            if l.ncc > 0 {
+                if let Err(e) = self
+                    .model
+                    .configuration_jacobian(t, &xs[..l.nq], &mut w.cjac)
+                {
+                    w.error.get_or_insert(e);
+                    return false;
+                }
+                for c in 0..l.ncc {
+                    for j in self.conf_pattern.row(c) {
+                        vals[n] = w.cjac[c * l.nq + j];
+                        n += 1;
+                    }
+                }
+            }
+            if l.np > 0 {
+                let z = &x[k * nz..(k + 1) * nz];
+                let td = Dual::new(t, 0.0);
+                // column j of the node's block: one dual pass; entries are row-major
+                for j in 0..nz {
+                    seed(&mut w.zd, z, j);
+                    let (xd, ud) = w.zd.split_at(dim);
+                    self.path.values(td, xd, ud, &mut w.gd);
+                    for (r, v) in w.gd.iter().enumerate() {
+                        vals[n + r * nz + j] = v.eps;
+                    }
+                }
+                n += l.np * nz;
+            }
+        }
+        vals[..n].iter().all(|v| v.is_finite())
+    }
+
+    /// The columns of row `i` of a defect block with identity weight `alpha` and Jacobian
+    /// weight `beta`, within the point's block.
+    fn defect_columns(&self, i: usize, alpha: f64, beta: f64) -> impl Iterator<Item = usize> + '_ {
+        let nz = self.layout.nz();
+        (0..nz).filter(move |&j| {
+            (alpha != 0.0 && j == i) || (beta != 0.0 && self.jac_pattern.get(i, j))
+        })
+    }
+
+    /// Every structural entry `(row, col)`, in the order of the values.
+    fn walk(&self, mut visit: impl FnMut(usize, usize)) {
+        let l = &self.layout;
+        let (dim, nz) = (l.dim, l.nz());
+        let blocks = l.scheme.defect_blocks();
+        let mut row = 0;
+        for k in 0..l.intervals() {
+            let pts = l.interval_points(k);
+            for blk in blocks {
+                for i in 0..dim {
+                    for &(which, alpha, beta) in blk.iter() {
+                        let p = pts[which];
+                        for j in self.defect_columns(i, alpha, beta) {
+                            visit(row + i, p * nz + j);
+                        }
+                    }
+                }
+                row += dim;
+            }
+        }
+        for k in 0..l.nodes {
+            if l.ncc > 0 {
+                for c in 0..l.ncc {
+                    for j in self.conf_pattern.row(c) {
+                        visit(row + c, k * nz + j);
+                    }
+                }
+                row += l.ncc;
+            }
+            for r in 0..l.np {
+                for j in 0..nz {
+                    visit(row + r, k * nz + j);
+                }
+            }
+            row += l.np;
+        }
+    }
+
+    /// The largest violation of the constraints and bounds at `x`.
+    pub fn violation(&self, x: &[f64]) -> f64 {
+        let mut g = vec![0.0; self.layout.constraints()];
+        if !self.constraints(x, &mut g) {
+            return f64::INFINITY;
+        }
+        let outside = |v: f64, lo: f64, hi: f64| (lo - v).max(v - hi).max(0.0);
+        let gv = g
+            .iter()
+            .zip(self.g_lower.iter().zip(&self.g_upper))
+            .map(|(&v, (&lo, &hi))| outside(v, lo, hi));
+        let xv = x
+            .iter()
+            .zip(self.x_lower.iter().zip(&self.x_upper))
+            .map(|(&v, (&lo, &hi))| outside(v, lo, hi));
+        gv.chain(xv).fold(0.0, f64::max)
+    }
+}
+
+/// `w.zd = z` in dual numbers with the derivative part 1 at `j`.
+fn seed(zd: &mut [Dual], z: &[f64], j: usize) {
+    for (i, (d, &v)) in zd.iter_mut().zip(z).enumerate() {
+        *d = Dual::new(v, if i == j { 1.0 } else { 0.0 });
+    }
+}
+
+/// Remembers `x` in `at` without allocating after the first time.
+fn cache(at: &mut Option<Vec<f64>>, x: &[f64]) {
+    match at {
+        Some(v) if v.len() == x.len() => v.copy_from_slice(x),
+        _ => *at = Some(x.to_vec()),
+    }
+}
+
+impl<M: Model, C: Cost, P: PathConstraint> ripopt::NlpProblem for Program<'_, M, C, P> {
+    fn num_variables(&self) -> usize {
+        self.layout.variables()
+    }
+    fn num_constraints(&self) -> usize {
+        self.layout.constraints()
+    }
+    fn bounds(&self, x_l: &mut [f64], x_u: &mut [f64]) {
+        x_l.copy_from_slice(&self.x_lower);
+        x_u.copy_from_slice(&self.x_upper);
+    }
+    fn constraint_bounds(&self, g_l: &mut [f64], g_u: &mut [f64]) {
+        g_l.copy_from_slice(&self.g_lower);
+        g_u.copy_from_slice(&self.g_upper);
+    }
+    fn initial_point(&self, x0: &mut [f64]) {
+        x0.copy_from_slice(&self.start);
+    }
+    fn objective(&self, x: &[f64], _new_x: bool, obj: &mut f64) -> bool {
+        *obj = Program::objective(self, x);
+        obj.is_finite()
+    }
+    fn gradient(&self, x: &[f64], _new_x: bool, grad: &mut [f64]) -> bool {
+        Program::gradient(self, x, grad);
+        grad.iter().all(|g| g.is_finite())
+    }
+    fn constraints(&self, x: &[f64], _new_x: bool, g: &mut [f64]) -> bool {
+        Program::constraints(self, x, g)
+    }
+    fn jacobian_structure(&self) -> (Vec<usize>, Vec<usize>) {
+        Program::jacobian_structure(self)
+    }
+    fn jacobian_values(&self, x: &[f64], _new_x: bool, vals: &mut [f64]) -> bool {
+        Program::jacobian_values(self, x, vals)
+    }
+    fn hessian_structure(&self) -> (Vec<usize>, Vec<usize>) {
+        match &self.hessian {
+            Some(h) => h.structure(&self.layout),
+            None => (Vec::new(), Vec::new()),
+        }
+    }
+    fn hessian_values(
+        &self,
+        x: &[f64],
+        _new_x: bool,
+        obj_factor: f64,
+        lambda: &[f64],
+        vals: &mut [f64],
+    ) -> bool {
+        match &self.hessian {
+            Some(h) => h.values(
+                self.model,
+                self.cost,
+                self.path,
+                &self.layout,
+                (self.has_running, self.has_terminal),
+                self.effort,
+                x,
+                obj_factor,
+                lambda,
+                vals,
+            ),
+            // L-BFGS: the solver never asks
+            None => false,
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Optimal motions (`nonholo::optimal`): the closed-form optimal controls of a driven mass
+//! and a driven oscillator under each scheme, each converging at its order; the optimal
+//! inputs replayed on the continuous model; a skate's sideways parking; bad problems as
+//! errors.
+
+use nonholo::optimal::{Problem, Scheme};
+use nonholo::prelude::*;
+use nonholo_test_models::optimal::{DrivenMass, DrivenOscillator, SteeredSkate};
+
+/// The rest-to-rest transfer of `x'' + w^2 x = u` from 0 to `big_x` in time `t_f` with
+/// the least integral of `u^2`: `u = a sin(wt) + b cos(wt)` (the costate of the speed
+/// solves the same oscillator), with the motion of each term from rest
+/// (`(sin wt - wt cos wt) / (2 w^2)` and `t sin(wt) / (2 w)`). Returns `(a, b, cost)` and
+/// the state at `t` as a closure.
+fn oscillator_optimum(w: f64, t_f: f64, big_x: f64) -> (f64, f64, f64) {
+    let (s, c) = (w * t_f).sin_cos();
+    // x(T) and v(T) of each term
+    let (xs, xc) = ((s - w * t_f * c) / (2.0 * w * w), t_f * s / (2.0 * w));
+    let (vs, vc) = (t_f * s / 2.0, s / (2.0 * w) + t_f * c / 2.0);
+    let det = xs * vc - xc * vs;
+    let a = big_x * vc / det;
+    let b = -big_x * vs / det;
+    let s2 = (2.0 * w * t_f).sin();
+    let cost = a * a * (t_f / 2.0 - s2 / (4.0 * w))
+        + b * b * (t_f / 2.0 + s2 / (4.0 * w))
+        + 2.0 * a * b * s * s / (2.0 * w);
+    (a, b, cost)
+}
+
+fn oscillator_state(w: f64, a: f64, b: f64, t: f64) -> [f64; 2] {
+    let (s, c) = (w * t).sin_cos();
+    let x = a * (s - w * t * c) / (2.0 * w * w) + b * t * s / (2.0 * w);
+    let v = a * t * s / 2.0 + b * (s / (2.0 * w) + t * c / 2.0);
+    [x, v]
+}
+
+#[test]
+fn hermite_simpson_moves_a_mass_rest_to_rest_exactly() {
+    // x = 3t^2 - 2t^3, f = 6 - 12t, cost 12: a cubic and a line, which Hermite-Simpson
+    // represents exactly
+    let sol = Problem::new(&DrivenMass::default(), 11)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(1.0)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .minimize_input_effort(&[1.0])
+        .solve()
+        .unwrap();
+    assert!((sol.objective() - 12.0).abs() < 1e-9, "{}", sol.objective());
+    for (k, &t) in sol.times().iter().enumerate() {
+        let x = sol.state(k).unwrap();
+        assert!((x[0] - (3.0 * t * t - 2.0 * t.powi(3))).abs() < 1e-9);
+        assert!((x[1] - (6.0 * t - 6.0 * t * t)).abs() < 1e-9);
+        assert!((sol.input(k).unwrap()[0] - (6.0 - 12.0 * t)).abs() < 1e-9);
+    }
+    assert!(sol.violation() < 1e-10);
+    assert_eq!(sol.trajectory().len(), 11);
+    // a quadratic program: one Newton step with the exact Hessian
+    assert!(
+        sol.exact_hessian() && sol.iterations() <= 2,
+        "{}",
+        sol.iterations()
+    );
+}
+
+/// The largest error of the nodes' states against the closed form.
+fn oscillator_error(scheme: Scheme, nodes: usize) -> (f64, f64) {
+    let (w, t_f) = (2.0, 3.0);
+    let (a, b, cost) = oscillator_optimum(w, t_f, 1.0);
+    let sol = Problem::new(&DrivenOscillator::default(), nodes)
+        .scheme(scheme)
+        .duration(t_f)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .minimize_input_effort(&[1.0])
+        .solve()
+        .unwrap();
+    let mut err: f64 = 0.0;
+    for (k, &t) in sol.times().iter().enumerate() {
+        let exact = oscillator_state(w, a, b, t);
+        let x = sol.state(k).unwrap();
+        err = err
+            .max((x[0] - exact[0]).abs())
+            .max((x[1] - exact[1]).abs());
+    }
+    (err, (sol.objective() - cost).abs() / cost)
+}
+
+#[test]
+fn each_scheme_converges_at_its_order_on_the_driven_oscillator() {
+    for scheme in [
+        Scheme::BackwardEuler,
+        Scheme::Trapezoidal,
+        Scheme::HermiteSimpson,
+    ] {
+        let errors: Vec<(f64, f64)> = [21, 41, 81]
+            .iter()
+            .map(|&n| oscillator_error(scheme, n))
+            .collect();
+        let p = scheme.order() as f64;
+        for w in errors.windows(2) {
+            let observed = (w[0].0 / w[1].0).log2();
+            assert!(
+                observed > p - 0.25 && observed < p + 0.6,
+                "{scheme:?}: errors {errors:?}, order {observed}"
+            );
+        }
+        // the cost converges at the scheme's order too
+        for w in errors.windows(2) {
+            let observed = (w[0].1 / w[1].1).log2();
+            assert!(
+                observed > p - 0.25,
+                "{scheme:?}: cost errors {errors:?}, order {observed}"
+            );
+        }
+        eprintln!("{scheme:?}: {errors:?}");
+    }
+}
+
+#[test]
+fn replayed_optimal_inputs_reach_the_target_within_the_discretization_error() {
+    let miss = |nodes: usize| {
+        let sol = Problem::new(&DrivenOscillator::default(), nodes)
+            .scheme(Scheme::HermiteSimpson)
+            .duration(3.0)
+            .initial_state(&[0.0, 0.0])
+            .final_state(&[1.0, 0.0])
+            .minimize_input_effort(&[1.0])
+            .solve()
+            .unwrap();
+        let mut inputs = sol.input_series().unwrap();
+        let options = Options::default()
+            .method(Method::Dop853)
+            .rtol(1e-11)
+            .atol(1e-11);
+        let run = simulate_controlled(
+            &DrivenOscillator::default(),
+            &mut inputs,
+            &[0.0, 0.0],
+            0.0..3.0,
+            &options,
+        )
+        .unwrap();
+        let (_, end) = run.last().unwrap();
+        (end[0] - 1.0).abs().max(end[1].abs())
+    };
+    let (coarse, fine) = (miss(11), miss(41));
+    assert!(fine < 1e-5, "{fine}");
+    assert!(coarse / fine > 30.0, "{coarse} {fine}");
+}
+
+#[test]
+fn a_skate_parks_beside_itself() {
+    // A knife edge cannot move sideways: reaching (0, 0.5) heading along x takes a
+    // manoeuvre. The plan's inputs, replayed on the model, end near the target. The
+    // guess is a simulated wiggle: at rest with heading 0 (the straight-line guess) no
+    // input moves the skate sideways to first order, and the solver stalls there.
+    let skate = SteeredSkate::default();
+    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
+        u[0] = 0.5 * (1.5 * t).cos();
+        u[1] = 0.5 * (0.8 * t).sin();
+    };
+    let guess = simulate_controlled(
+        &skate,
+        &mut wiggle,
+        &[0.0; 5],
+        0.0..4.0,
+        &Options::default(),
+    )
+    .unwrap();
+    let sol = Problem::new(&skate, 41)
+        .guess(&guess)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(4.0)
+        .initial_state(&[0.0; 5])
+        .final_coordinates(&[("x", 0.0), ("y", 0.5), ("theta", 0.0)])
+        .final_speeds(&[0.0, 0.0])
+        .input_bounds("push", -2.0, 2.0)
+        .input_bounds("turn", -1.0, 1.0)
+        .minimize_input_effort(&[1.0, 1.0])
+        .solve()
+        .unwrap();
+    assert!(sol.violation() < 1e-8);
+    let end = sol.state(40).unwrap();
+    assert!((end[1] - 0.5).abs() < 1e-9 && end[0].abs() < 1e-9);
+    // it turned on the way
+    let headings = sol.trajectory().column("theta").unwrap();
+    assert!(headings.iter().any(|h| h.abs() > 0.2));
+    for k in 0..41 {
+        let u = sol.input(k).unwrap();
+        assert!(u[0].abs() <= 2.0 + 1e-8 && u[1].abs() <= 1.0 + 1e-8);
+    }
+    let mut inputs = sol.input_series().unwrap();
+    let options = Options::default().rtol(1e-10).atol(1e-10);
+    let run = simulate_controlled(&skate, &mut inputs, &[0.0; 5], 0.0..4.0, &options).unwrap();
+    let (_, reached) = run.last().unwrap();
+    let miss =
+        (reached[0] - end[0]).abs() + (reached[1] - end[1]).abs() + (reached[2] - end[2]).abs();
+    assert!(miss < 1e-3, "{miss}: {reached:?}");
+}
+
+#[test]
+fn bad_problems_are_errors_before_any_solve() {
+    let mass = DrivenMass::default();
+    let base = || Problem::new(&mass, 11).initial_state(&[0.0, 0.0]);
+    assert!(matches!(
+        base().final_coordinates(&[("z", 1.0)]).solve(),
+        Err(Error::UnknownName { what: "states", .. })
+    ));
+    assert!(matches!(
+        base().input_bounds("g", -1.0, 1.0).solve(),
+        Err(Error::UnknownName { what: "inputs", .. })
+    ));
+    assert!(matches!(
+        base().final_state(&[1.0]).solve(),
+        Err(Error::Dimension {
+            what: "final state",
+            expected: 2,
+            found: 1
+        })
+    ));
+    assert!(matches!(
+        base().minimize_input_effort(&[1.0, 2.0]).solve(),
+        Err(Error::Dimension { .. })
+    ));
+    assert!(matches!(
+        base().input_bounds("f", 1.0, -1.0).solve(),
+        Err(Error::InvalidOptions(_))
+    ));
+    assert!(matches!(
+        base().duration(-1.0).solve(),
+        Err(Error::InvalidOptions(_))
+    ));
+    assert!(matches!(
+        Problem::new(&DrivenMass::default(), 1).solve(),
+        Err(Error::InvalidOptions(_))
+    ));
+    // a condition outside its bounds
+    let e = base()
+        .state_bounds("x", -1.0, 0.5)
+        .final_coordinates(&[("x", 1.0)])
+        .solve();
+    assert!(
+        matches!(e, Err(Error::InvalidOptions(ref m)) if m.contains("`x`")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn an_unreachable_target_is_a_solver_error_with_its_status() {
+    // |f| <= 0.1 cannot carry the mass 1 m in 1 s (at most 0.025 m)
+    let e = Problem::new(&DrivenMass::default(), 11)
+        .max_iterations(200)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .input_bounds("f", -0.1, 0.1)
+        .minimize_input_effort(&[1.0])
+        .solve()
+        .unwrap_err();
+    match e {
+        Error::NotSolved {
+            status, violation, ..
+        } => {
+            assert!(
+                violation > 0.01 && !status.is_empty(),
+                "{status} {violation}"
+            );
+        }
+        other => panic!("{other}"),
+    }
+}
