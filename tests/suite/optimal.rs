@@ -269,3 +269,44 @@ fn an_unreachable_target_is_a_solver_error_with_its_status() {
         other => panic!("{other}"),
     }
 }
+
+/// Regulate to the origin: the states' and the input's squares, and a terminal cost
+/// (without it a short horizon may find holding still near the origin cheaper than
+/// reaching it, the classic loss of MPC's stability).
+struct Regulate;
+impl nonholo::optimal::Cost for Regulate {
+    fn running<S: Scalar>(&self, _t: S, x: &[S], u: &[S]) -> S {
+        (x[0] * x[0] + x[1] * x[1]) * S::from_f64(10.0) + u[0] * u[0] * S::from_f64(0.1)
+    }
+    fn terminal<S: Scalar>(&self, _t: S, x: &[S]) -> S {
+        (x[0] * x[0] + x[1] * x[1]) * S::from_f64(100.0)
+    }
+}
+
+#[test]
+fn model_predictive_control_brings_an_oscillator_to_rest_at_20_hz() {
+    use nonholo::optimal::Mpc;
+    let osc = DrivenOscillator::default();
+    let problem = Problem::new(&osc, 11)
+        .duration(1.0)
+        .input_bounds("f", -3.0, 3.0)
+        .cost(Regulate);
+    let mut mpc = Mpc::new(problem);
+    let options = Options::default().control_period(0.05);
+    let run = simulate_controlled(&osc, &mut mpc, &[1.0, 2.0], 0.0..6.0, &options).unwrap();
+    let (_, end) = run.last().unwrap();
+    assert!(end[0].abs() < 1e-3 && end[1].abs() < 1e-3, "{end:?}");
+    // one solve per sample, each within the input's bounds
+    assert_eq!(mpc.solve_seconds().len(), 121);
+    let forces = run.column("f").unwrap();
+    assert!(forces.iter().all(|f| f.abs() <= 3.0 + 1e-9));
+    assert!(
+        forces.iter().any(|f| f.abs() > 2.9),
+        "the bound is reached at the start"
+    );
+    let (worst, median) = mpc.worst_and_median_seconds().unwrap();
+    assert!(worst >= median && median > 0.0);
+    // warm-started solves after the first take few iterations
+    let its = mpc.iterations();
+    assert!(its[1..].iter().all(|&n| n <= its[0] + 5), "{its:?}");
+}

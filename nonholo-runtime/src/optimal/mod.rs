@@ -8,7 +8,8 @@
 //! interior-point solver that follows Ipopt's algorithm. The [`Solution`] gives the
 //! states and inputs at the nodes, a [`Trajectory`](crate::Trajectory) and an
 //! [`InputSeries`](crate::InputSeries) for `simulate_controlled` to replay on the
-//! continuous model.
+//! continuous model. [`Mpc`] re-solves a problem over a receding horizon at every
+//! sampling instant: a [`Controller`](crate::Controller) for `simulate_controlled`.
 //!
 //! # The program
 //!
@@ -54,6 +55,7 @@
 
 mod cost;
 mod hessian;
+mod mpc;
 mod pattern;
 mod problem;
 mod scheme;
@@ -61,6 +63,7 @@ mod solution;
 mod transcription;
 
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};
+pub use mpc::Mpc;
 pub use problem::{Hessian, Problem, Status};
 pub use scheme::Scheme;
 pub use solution::Solution;

@@ -67,6 +67,9 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     guess_inputs: Option<Vec<f64>>,
     options: ripopt::SolverOptions,
     hessian: Hessian,
+    /// The structures found by the probes, kept for the next solve of the same layout
+    /// (model predictive control solves one problem again and again).
+    structures: core::cell::RefCell<Option<Structures>>,
     /// The first mistake made while stating the problem, reported by `solve`.
     mistake: Option<Error>,
 }
@@ -106,6 +109,7 @@ impl<'m, M: Model> Problem<'m, M> {
             guess_inputs: None,
             options,
             hessian: Hessian::Auto,
+            structures: core::cell::RefCell::new(None),
             mistake,
         }
     }
@@ -300,6 +304,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             guess_inputs: self.guess_inputs,
             options: self.options,
             hessian: self.hessian,
+            structures: core::cell::RefCell::new(None),
             mistake: self.mistake,
         }
     }
@@ -352,6 +357,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             guess_inputs: self.guess_inputs,
             options: self.options,
             hessian: self.hessian,
+            structures: core::cell::RefCell::new(None),
             mistake,
         }
     }
@@ -434,21 +440,31 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         self.check_conditions()?;
         let layout = self.layout();
         let start = self.start(&layout)?;
-        let patterns = self.patterns(&layout, &start)?;
         let x_bounds = self.variable_bounds(&layout);
         let g_bounds = self.constraint_bounds(&layout);
-        let plan = match self.hessian {
-            Hessian::LimitedMemory => None,
-            Hessian::Auto | Hessian::Exact if layout.ncc > 0 => None,
-            Hessian::Auto | Hessian::Exact => HessianPlan::probe(
-                self.model,
-                &self.cost,
-                &self.path,
-                &layout,
-                &start,
-                (self.has_running, self.has_terminal),
-                &self.effort,
-            ),
+        let cached = self
+            .structures
+            .borrow_mut()
+            .take()
+            .filter(|s| s.nodes == layout.nodes && s.scheme == layout.scheme);
+        let (patterns, plan) = match cached {
+            Some(s) => (s.patterns, s.plan),
+            None => {
+                let plan = match self.hessian {
+                    Hessian::LimitedMemory => None,
+                    Hessian::Auto | Hessian::Exact if layout.ncc > 0 => None,
+                    Hessian::Auto | Hessian::Exact => HessianPlan::probe(
+                        self.model,
+                        &self.cost,
+                        &self.path,
+                        &layout,
+                        &start,
+                        (self.has_running, self.has_terminal),
+                        &self.effort,
+                    ),
+                };
+                (self.patterns(&layout, &start)?, plan)
+            }
         };
         if plan.is_none() && self.hessian == Hessian::Exact {
             return Err(Error::NotAvailable {
@@ -476,11 +492,20 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         let result = ripopt::solve(&program, &options);
         let seconds = clock.elapsed().as_secs_f64();
         let violation = program.violation(&result.x);
+        let error = program.take_error();
+        let outside = program.outside_pattern();
+        let (nodes, scheme) = (program.layout.nodes, program.layout.scheme);
+        let layout = program.layout;
+        *self.structures.borrow_mut() = Some(Structures {
+            nodes,
+            scheme,
+            patterns: (program.jac_pattern, program.conf_pattern),
+            plan: program.hessian,
+        });
         let solved = matches!(
             result.status,
             ripopt::SolveStatus::Optimal | ripopt::SolveStatus::Acceptable
         );
-        let outside = program.outside_pattern();
         if outside > 0.0 {
             return Err(Error::NotSolved {
                 status: format!(
@@ -499,12 +524,12 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                 iterations: result.iterations,
                 objective: result.objective,
                 violation,
-                model: program.take_error().map(alloc::boxed::Box::new),
+                model: error.map(alloc::boxed::Box::new),
             });
         }
         Solution::new::<M>(
             self.model,
-            &program.layout,
+            &layout,
             result.x,
             result.objective,
             result.status == ripopt::SolveStatus::Optimal,
@@ -607,6 +632,41 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             ncc: M::CONFIGURATION_CONSTRAINTS.len(),
             np: self.path.len(),
         }
+    }
+
+    /// Starts the problem at `(t, state)` with the guess `guess` (model predictive
+    /// control's step).
+    pub(crate) fn restart(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        guess: Option<&Trajectory>,
+    ) -> Result<(), Error> {
+        if state.len() != M::DIM {
+            return Err(Error::Dimension {
+                what: "state",
+                expected: M::DIM,
+                found: state.len(),
+            });
+        }
+        self.t0 = t;
+        for (i, v) in self.initial.iter_mut().zip(state) {
+            *i = Some(*v);
+        }
+        if let Some(g) = guess {
+            self.guess = Some(g.clone());
+        }
+        Ok(())
+    }
+
+    /// The scheme.
+    pub(crate) fn scheme_in_use(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The inputs' bounds.
+    pub(crate) fn input_limits(&self) -> &[(f64, f64)] {
+        &self.input_bounds
     }
 
     /// Conditions within the bounds.
@@ -802,4 +862,12 @@ impl core::fmt::Display for Status {
             Status::Acceptable => "acceptable",
         })
     }
+}
+
+/// What the probes found: the Jacobians' structures and the Hessian's plan, for a layout.
+pub(crate) struct Structures {
+    nodes: usize,
+    scheme: Scheme,
+    patterns: (Pattern, Pattern),
+    plan: Option<HessianPlan>,
 }
