@@ -149,6 +149,47 @@ fn replayed_optimal_inputs_reach_the_target_within_the_discretization_error() {
     assert!(coarse / fine > 30.0, "{coarse} {fine}");
 }
 
+/// The objective and the nodes' states CasADi + IPOPT found for `problem`
+/// (`bench/python/optimal_results.json`).
+fn casadi_reference(problem: &str) -> (f64, Vec<Vec<f64>>) {
+    let json = include_str!("../../bench/python/optimal_results.json");
+    let at = json.find(&format!("\"{problem}\"")).unwrap();
+    let rest = &json[at..];
+    let number_after = |key: &str| -> (f64, usize) {
+        let i = rest.find(key).unwrap() + key.len();
+        let s = rest[i..].trim_start_matches([':', ' ']);
+        let end = s.find([',', '\n', '}']).unwrap();
+        (s[..end].trim().parse().unwrap(), i)
+    };
+    let (objective, _) = number_after("\"objective\"");
+    let i = rest.find("\"states\"").unwrap();
+    let open = i + rest[i..].find('[').unwrap();
+    // the matching bracket of the list of lists
+    let mut depth = 0;
+    let mut close = open;
+    for (j, c) in rest[open..].char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = open + j;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let states = rest[open + 1..close]
+        .split(']')
+        .filter_map(|row| {
+            let row = row.trim_start_matches([',', ' ', '\n', '[']).trim();
+            (!row.is_empty()).then(|| row.split(',').map(|v| v.trim().parse().unwrap()).collect())
+        })
+        .collect();
+    (objective, states)
+}
+
 #[test]
 fn a_skate_parks_beside_itself() {
     // A knife edge cannot move sideways: reaching (0, 0.5) heading along x takes a
@@ -181,6 +222,19 @@ fn a_skate_parks_beside_itself() {
         .solve()
         .unwrap();
     assert!(sol.violation() < 1e-8);
+    // CasADi + IPOPT on the same transcription, nodes, bounds and guess
+    // (bench/python/optimal_casadi.py): the same optimum
+    let (objective, states) = casadi_reference("skate_park");
+    assert!(
+        (sol.objective() - objective).abs() < 1e-6 * objective,
+        "{} {objective}",
+        sol.objective()
+    );
+    for (k, x) in states.iter().enumerate() {
+        for (a, b) in sol.state(k).unwrap().iter().zip(x) {
+            assert!((a - b).abs() < 1e-5 * (1.0 + b.abs()), "node {k}: {a} {b}");
+        }
+    }
     let end = sol.state(40).unwrap();
     assert!((end[1] - 0.5).abs() < 1e-9 && end[0].abs() < 1e-9);
     // it turned on the way
@@ -309,4 +363,58 @@ fn model_predictive_control_brings_an_oscillator_to_rest_at_20_hz() {
     // warm-started solves after the first take few iterations
     let its = mpc.iterations();
     assert!(its[1..].iter().all(|&n| n <= its[0] + 5), "{its:?}");
+}
+
+#[test]
+fn the_fastest_transfer_of_a_mass_is_bang_bang_in_two_seconds() {
+    // |f| <= 1 from rest at 0 to rest at 1: full thrust for 1 s, full brake for 1 s
+    let mass = DrivenMass::default();
+    let p = Problem::new(&mass, 41)
+        .duration(3.0)
+        .free_duration(0.5, 5.0)
+        .minimize_time()
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .input_bounds("f", -1.0, 1.0);
+    assert!(p.derivative_check().unwrap() < 1e-6);
+    let sol = p.solve().unwrap();
+    // the switch falls between nodes: T is 2 to the grid's resolution
+    assert!((sol.duration() - 2.0).abs() < 5e-3, "{}", sol.duration());
+    assert!((sol.objective() - sol.duration()).abs() < 1e-12);
+    assert!(sol.exact_hessian());
+    // full thrust, then full brake
+    let f = sol.inputs();
+    assert!(f[..15].iter().all(|f| (f - 1.0).abs() < 1e-5), "{f:?}");
+    assert!(f[26..].iter().all(|f| (f + 1.0).abs() < 1e-5), "{f:?}");
+    // minimize_time without a free duration is a mistake
+    let e = Problem::new(&mass, 11).minimize_time().solve();
+    assert!(matches!(e, Err(Error::InvalidOptions(_))));
+}
+
+#[test]
+fn a_free_duration_with_a_cost_finds_the_best_time() {
+    // the driven oscillator's rest-to-rest transfer with cost integral of (f^2 + 1):
+    // effort falls as the time grows, the time term rises; derivatives exact
+    struct EffortAndTime;
+    impl nonholo::optimal::Cost for EffortAndTime {
+        fn running<S: Scalar>(&self, _t: S, _x: &[S], u: &[S]) -> S {
+            u[0] * u[0] + S::from_f64(1.0)
+        }
+    }
+    let osc = DrivenOscillator::default();
+    let p = Problem::new(&osc, 31)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(2.0)
+        .free_duration(0.5, 6.0)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .cost(EffortAndTime);
+    assert!(p.derivative_check().unwrap() < 1e-6);
+    let sol = p.solve().unwrap();
+    // stationary in T: the closed-form cost J(T) = cost(T) + T has zero slope there
+    let j = |t: f64| oscillator_optimum(2.0, t, 1.0).2 + t;
+    let t = sol.duration();
+    let slope = (j(t + 1e-4) - j(t - 1e-4)) / 2e-4;
+    assert!(slope.abs() < 1e-3, "T = {t}, dJ/dT = {slope}");
+    assert!((sol.objective() - j(t)).abs() < 1e-5 * j(t));
 }

@@ -9,7 +9,10 @@
 //! ```
 //!
 //! with `w_p = sum over the defect rows that hold f at p of lambda_row beta h` and `c_p`
-//! the quadrature weight. Entry `(a, b)` of each term is one evaluation in
+//! the quadrature weight. With a free final time the duration `T` is one more variable of
+//! every point's function (through `h = T / intervals` and the point's time
+//! `t0 + tau_p T`): each point's block gains a row for `T`, and `T`'s diagonal is the sum
+//! over the points. Entry `(a, b)` of each term is one evaluation in
 //! `HyperDual64` with `eps1` seeded at `a` and `eps2` at `b`: the `eps1eps2` part is the
 //! exact second derivative. Only the pairs in the structure (found once, by the same
 //! probes as the Jacobian's, with random weights) are evaluated.
@@ -22,7 +25,7 @@ use num_dual::HyperDual64;
 
 use super::cost::{Cost, PathConstraint};
 use super::pattern::Probe;
-use super::transcription::Layout;
+use super::transcription::{Layout, Program};
 use crate::{Error, Model};
 
 /// The pairs `(a, b)`, `a >= b`, of one point's variables whose second derivative can be
@@ -41,16 +44,23 @@ struct HessianWork {
     error: Option<Error>,
 }
 
-/// `z` in hyper-dual numbers with `eps1` at `a` and `eps2` at `b`.
-fn seed(zh: &mut [HyperDual64], z: &[f64], a: usize, b: usize) {
-    for (i, (d, &v)) in zh.iter_mut().zip(z).enumerate() {
+/// `z` (and the duration, index `z.len()`) in hyper-dual numbers with `eps1` at `a` and
+/// `eps2` at `b`.
+fn seed(zh: &mut [HyperDual64], z: &[f64], span: f64, a: usize, b: usize) -> HyperDual64 {
+    let at = |i: usize, v: f64| {
         let e1 = if i == a { 1.0 } else { 0.0 };
         let e2 = if i == b { 1.0 } else { 0.0 };
-        *d = HyperDual64::new(v, e1, e2, 0.0);
+        HyperDual64::new(v, e1, e2, 0.0)
+    };
+    for (i, (d, &v)) in zh.iter_mut().zip(z).enumerate() {
+        *d = at(i, v);
     }
+    at(z.len(), span)
 }
 
-/// What one point contributes, given its weights.
+/// What one point contributes, given its weights: `f`'s (the defects' multipliers times
+/// the blocks' `beta`, without `h`), the running cost's (`sigma` times the quadrature's
+/// units), the path constraints' and the terminal cost's.
 pub(crate) struct Weights<'a> {
     pub f: &'a [f64],
     pub running: f64,
@@ -58,35 +68,38 @@ pub(crate) struct Weights<'a> {
     pub terminal: f64,
 }
 
-/// One point's second derivative `(a, b)` of the weighted sum of its terms.
-#[allow(clippy::too_many_arguments)]
+/// One point's second derivative `(a, b)` of the weighted sum of its terms, its variables
+/// `z` and (index `nz`) the duration `T`, on which `h = T / intervals` and the point's time
+/// `t0 + tau T` depend.
 fn second<M: Model, C: Cost, P: PathConstraint>(
-    model: &M,
-    cost: &C,
-    path: &P,
-    (t, z, dim): (f64, &[f64], usize),
+    program: &Program<'_, M, C, P>,
+    p: usize,
+    (z, span): (&[f64], f64),
     (a, b): (usize, usize),
     wt: &Weights<'_>,
     work: &mut HessianWork,
 ) -> Result<f64, Error> {
+    let l = &program.layout;
+    let dim = l.dim;
     let HessianWork { z: zh, f, g, .. } = work;
-    seed(zh, z, a, b);
-    let th = HyperDual64::from(t);
+    let th = seed(zh, z, span, a, b);
+    let t = HyperDual64::from(l.t0) + th * l.tau(p);
+    let h = th * (1.0 / l.intervals() as f64);
     let (xh, uh) = zh.split_at(dim);
     let mut total = 0.0;
     if wt.f.iter().any(|w| *w != 0.0) {
-        model.rhs_u_scalar(th, xh, uh, f)?;
+        program.model.rhs_u_scalar(t, xh, uh, f)?;
         total +=
             wt.f.iter()
                 .zip(f.iter())
-                .map(|(w, v)| w * v.eps1eps2)
+                .map(|(w, v)| w * (h * *v).eps1eps2)
                 .sum::<f64>();
     }
     if wt.running != 0.0 {
-        total += wt.running * cost.running(th, xh, uh).eps1eps2;
+        total += wt.running * (h * program.running(t, xh, uh)).eps1eps2;
     }
     if wt.path.iter().any(|w| *w != 0.0) {
-        path.values(th, xh, uh, g);
+        program.path.values(t, xh, uh, g);
         total += wt
             .path
             .iter()
@@ -94,27 +107,24 @@ fn second<M: Model, C: Cost, P: PathConstraint>(
             .map(|(w, v)| w * v.eps1eps2)
             .sum::<f64>();
     }
-    if wt.terminal != 0.0 && a < dim && b < dim {
-        total += wt.terminal * cost.terminal(th, xh).eps1eps2;
+    if wt.terminal != 0.0 && (a < dim || a == l.nz()) && (b < dim || b == l.nz()) {
+        total += wt.terminal * program.cost.terminal(t, xh).eps1eps2;
     }
     Ok(total)
 }
 
 impl HessianPlan {
     /// The structure of a point's block: every pair whose entry is nonzero at one of a few
-    /// probe points with random weights. `None` when the model has no equations in
-    /// another scalar ([`Model::rhs_u_scalar`]).
-    #[allow(clippy::too_many_arguments)]
+    /// probe points with random weights (the duration, index `nz`, among the variables
+    /// when it is free). `None` when the model has no equations in another scalar
+    /// ([`Model::rhs_u_scalar`]).
     pub fn probe<M: Model, C: Cost, P: PathConstraint>(
-        model: &M,
-        cost: &C,
-        path: &P,
-        l: &Layout,
+        program: &Program<'_, M, C, P>,
         start: &[f64],
-        (has_running, has_terminal): (bool, bool),
-        effort: &[f64],
     ) -> Option<Self> {
+        let l = &program.layout;
         let (dim, nz) = (l.dim, l.nz());
+        let nv = nz + usize::from(l.free);
         let mut work = HessianWork {
             z: vec![HyperDual64::from(0.0); nz],
             f: vec![HyperDual64::from(0.0); dim],
@@ -124,8 +134,9 @@ impl HessianPlan {
         };
         let mut probe = Probe::new();
         let mut z = vec![0.0; nz];
-        let mut set = vec![false; nz * nz];
+        let mut set = vec![false; nv * nv];
         let mut good = 0;
+        let span0 = l.span(start);
         for n in 0..12 {
             if good >= 3 {
                 break;
@@ -134,27 +145,20 @@ impl HessianPlan {
             for (zi, &s) in z.iter_mut().zip(&start[p * nz..(p + 1) * nz]) {
                 *zi = s + 0.5 * (1.0 + s.abs()) * probe.next();
             }
+            let span = span0 * (1.0 + 0.2 * probe.next());
             let wf: Vec<f64> = (0..dim).map(|_| probe.next() + 2.0).collect();
             let wp: Vec<f64> = (0..l.np).map(|_| probe.next() + 2.0).collect();
             let wt = Weights {
                 f: &wf,
-                running: if has_running { 1.0 } else { 0.0 },
+                running: 1.0,
                 path: &wp,
-                terminal: if has_terminal { 1.0 } else { 0.0 },
+                terminal: if program.has_terminal { 1.0 } else { 0.0 },
             };
             let mut failed = false;
-            for a in 0..nz {
+            for a in 0..nv {
                 for b in 0..=a {
-                    match second(
-                        model,
-                        cost,
-                        path,
-                        (l.time(p), &z, dim),
-                        (a, b),
-                        &wt,
-                        &mut work,
-                    ) {
-                        Ok(v) => set[a * nz + b] |= v != 0.0,
+                    match second(program, p, (&z, span), (a, b), &wt, &mut work) {
+                        Ok(v) => set[a * nv + b] |= v != 0.0,
                         Err(Error::NotAvailable { .. }) => return None,
                         Err(_) => failed = true,
                     }
@@ -167,14 +171,9 @@ impl HessianPlan {
         if good == 0 {
             return None;
         }
-        for (j, e) in effort.iter().enumerate() {
-            if *e != 0.0 {
-                set[(dim + j) * nz + dim + j] = true;
-            }
-        }
-        let pairs = (0..nz)
+        let pairs = (0..nv)
             .flat_map(|a| (0..=a).map(move |b| (a, b)))
-            .filter(|&(a, b)| set[a * nz + b])
+            .filter(|&(a, b)| set[a * nv + b])
             .collect();
         Some(HessianPlan {
             pairs,
@@ -182,40 +181,46 @@ impl HessianPlan {
         })
     }
 
-    /// The structure, lower triangle, point by point.
+    /// The structure, lower triangle, point by point; with a free duration its pairs with
+    /// the points' variables in each point's list and its diagonal, summed over the
+    /// points, last.
     pub fn structure(&self, l: &Layout) -> (Vec<usize>, Vec<usize>) {
         let nz = l.nz();
-        let mut rows = Vec::with_capacity(l.points() * self.pairs.len());
-        let mut cols = Vec::with_capacity(l.points() * self.pairs.len());
+        let global = |p: usize, a: usize| if a == nz { l.t_index() } else { p * nz + a };
+        let mut rows = Vec::with_capacity(l.points() * self.pairs.len() + 1);
+        let mut cols = Vec::with_capacity(l.points() * self.pairs.len() + 1);
         for p in 0..l.points() {
             for &(a, b) in &self.pairs {
-                rows.push(p * nz + a);
-                cols.push(p * nz + b);
+                if a == nz && b == nz {
+                    continue;
+                }
+                rows.push(global(p, a));
+                cols.push(global(p, b));
             }
+        }
+        if l.free {
+            rows.push(l.t_index());
+            cols.push(l.t_index());
         }
         (rows, cols)
     }
 
     /// The values at `x` with the objective's factor `sigma` and the constraints'
     /// multipliers `lambda`, in the order of [`HessianPlan::structure`].
-    #[allow(clippy::too_many_arguments)]
     pub fn values<M: Model, C: Cost, P: PathConstraint>(
         &self,
-        model: &M,
-        cost: &C,
-        path: &P,
-        l: &Layout,
-        (has_running, has_terminal): (bool, bool),
-        effort: &[f64],
+        program: &Program<'_, M, C, P>,
         x: &[f64],
         sigma: f64,
         lambda: &[f64],
         vals: &mut [f64],
     ) -> bool {
+        let l = &program.layout;
         let (dim, nz) = (l.dim, l.nz());
+        let span = l.span(x);
         let mut guard = self.work.borrow_mut();
         let work = &mut *guard;
-        // the weights of f at every point from the defect rows' multipliers
+        // the weights of h f at every point from the defect rows' multipliers
         let mut w = core::mem::take(&mut work.w);
         w.fill(0.0);
         let blocks = l.scheme.defect_blocks();
@@ -229,7 +234,7 @@ impl HessianPlan {
                     }
                     let p = pts[which];
                     for i in 0..dim {
-                        w[p * dim + i] += lambda[row + i] * beta * l.h;
+                        w[p * dim + i] += lambda[row + i] * beta;
                     }
                 }
                 row += dim;
@@ -242,26 +247,25 @@ impl HessianPlan {
         let none: &[f64] = &[];
         let mut n = 0;
         let mut ok = true;
+        let mut span_span = 0.0;
         for p in 0..l.points() {
             let z = &x[p * nz..(p + 1) * nz];
-            let c = sigma * l.weight(p);
             let wt = Weights {
                 f: &w[p * dim..(p + 1) * dim],
-                running: if has_running { c } else { 0.0 },
+                running: sigma * l.units(p),
                 path: if p < l.nodes && l.np > 0 {
                     path_at(p)
                 } else {
                     none
                 },
-                terminal: if has_terminal && p + 1 == l.nodes {
+                terminal: if program.has_terminal && p + 1 == l.nodes {
                     sigma
                 } else {
                     0.0
                 },
             };
             for &(a, b) in &self.pairs {
-                let mut v = match second(model, cost, path, (l.time(p), z, dim), (a, b), &wt, work)
-                {
+                let v = match second(program, p, (z, span), (a, b), &wt, work) {
                     Ok(v) => v,
                     Err(e) => {
                         work.error.get_or_insert(e);
@@ -269,19 +273,20 @@ impl HessianPlan {
                         0.0
                     }
                 };
-                // the input effort's sum w_j u_j^2, in closed form
-                if a == b
-                    && a >= dim
-                    && let Some(e) = effort.get(a - dim)
-                {
-                    v += c * 2.0 * e;
+                if a == nz && b == nz {
+                    span_span += v;
+                } else {
+                    vals[n] = v;
+                    n += 1;
                 }
-                vals[n] = v;
-                n += 1;
             }
         }
+        if l.free {
+            vals[n] = span_span;
+            n += 1;
+        }
         work.w = w;
-        ok && vals.iter().all(|v| v.is_finite())
+        ok && vals[..n].iter().all(|v| v.is_finite())
     }
 
     /// The first model error met.

@@ -58,6 +58,10 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     state_bounds: Vec<(f64, f64)>,
     input_bounds: Vec<(f64, f64)>,
     effort: Vec<f64>,
+    /// Free final time: the duration's bounds.
+    free: Option<(f64, f64)>,
+    /// The weight of the duration in the objective.
+    time_weight: f64,
     cost: C,
     has_running: bool,
     has_terminal: bool,
@@ -100,6 +104,8 @@ impl<'m, M: Model> Problem<'m, M> {
             state_bounds: vec![(f64::NEG_INFINITY, f64::INFINITY); M::DIM],
             input_bounds: vec![(f64::NEG_INFINITY, f64::INFINITY); M::NU],
             effort: Vec::new(),
+            free: None,
+            time_weight: 0.0,
             cost: NoCost,
             has_running: false,
             has_terminal: false,
@@ -145,6 +151,28 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             )));
         }
         self.duration = duration;
+        self
+    }
+
+    /// A free final time: the duration is a variable within `[lo, hi]` (`0 < lo <= hi`),
+    /// its guess the duration given by [`Problem::duration`] (clamped). The model's
+    /// equations are differentiated in time through [`Model::rhs_u_scalar`] (generated
+    /// models have it); models with configuration constraints cannot have it yet
+    /// ([`Error::NotAvailable`]).
+    pub fn free_duration(mut self, lo: f64, hi: f64) -> Self {
+        if !(lo > 0.0 && lo <= hi && hi.is_finite()) {
+            self.note(Error::InvalidOptions(format!(
+                "a free duration needs 0 < lo <= hi < infinity, got [{lo}, {hi}]"
+            )));
+        }
+        self.free = Some((lo, hi));
+        self
+    }
+
+    /// Adds the duration itself to the objective (with a free final time: the fastest
+    /// motion, the other terms breaking ties).
+    pub fn minimize_time(mut self) -> Self {
+        self.time_weight = 1.0;
         self
     }
 
@@ -295,6 +323,8 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             state_bounds: self.state_bounds,
             input_bounds: self.input_bounds,
             effort: self.effort,
+            free: self.free,
+            time_weight: self.time_weight,
             cost,
             has_running: true,
             has_terminal: true,
@@ -348,6 +378,8 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             state_bounds: self.state_bounds,
             input_bounds: self.input_bounds,
             effort: self.effort,
+            free: self.free,
+            time_weight: self.time_weight,
             cost: self.cost,
             has_running: self.has_running,
             has_terminal: self.has_terminal,
@@ -438,7 +470,27 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         }
         self.model.check_parameters()?;
         self.check_conditions()?;
+        if self.time_weight != 0.0 && self.free.is_none() {
+            return Err(Error::InvalidOptions(
+                "minimize_time needs a free final time (free_duration)".into(),
+            ));
+        }
         let layout = self.layout();
+        if layout.free {
+            let mut f = vec![crate::__private::Dual::default(); M::DIM];
+            let x = vec![crate::__private::Dual::default(); M::DIM];
+            let u = vec![crate::__private::Dual::default(); M::NU];
+            let t = crate::__private::Dual::new(self.t0, 1.0);
+            if layout.ncc > 0 {
+                return Err(Error::NotAvailable {
+                    what: "a free final time with configuration constraints",
+                });
+            }
+            if let Err(e @ Error::NotAvailable { .. }) = self.model.rhs_u_scalar(t, &x, &u, &mut f)
+            {
+                return Err(e);
+            }
+        }
         let start = self.start(&layout)?;
         let x_bounds = self.variable_bounds(&layout);
         let g_bounds = self.constraint_bounds(&layout);
@@ -448,32 +500,9 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             .take()
             .filter(|s| s.nodes == layout.nodes && s.scheme == layout.scheme);
         let (patterns, plan) = match cached {
-            Some(s) => (s.patterns, s.plan),
-            None => {
-                let plan = match self.hessian {
-                    Hessian::LimitedMemory => None,
-                    Hessian::Auto | Hessian::Exact if layout.ncc > 0 => None,
-                    Hessian::Auto | Hessian::Exact => HessianPlan::probe(
-                        self.model,
-                        &self.cost,
-                        &self.path,
-                        &layout,
-                        &start,
-                        (self.has_running, self.has_terminal),
-                        &self.effort,
-                    ),
-                };
-                (self.patterns(&layout, &start)?, plan)
-            }
+            Some(s) => (s.patterns, Some(s.plan)),
+            None => (self.patterns(&layout, &start)?, None),
         };
-        if plan.is_none() && self.hessian == Hessian::Exact {
-            return Err(Error::NotAvailable {
-                what: "the exact Hessian (the model has no equations in another scalar, \
-                       or configuration constraints)",
-            });
-        }
-        let mut options = self.options.clone();
-        options.hessian_approximation_lbfgs = plan.is_none();
         let mut program = Program::new(
             self.model,
             &self.cost,
@@ -486,7 +515,23 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             g_bounds,
             start,
         );
-        program.hessian = plan;
+        program.time_weight = self.time_weight;
+        program.hessian = match plan {
+            Some(plan) => plan,
+            None => match self.hessian {
+                Hessian::LimitedMemory => None,
+                Hessian::Auto | Hessian::Exact if program.layout.ncc > 0 => None,
+                Hessian::Auto | Hessian::Exact => HessianPlan::probe(&program, &program.start),
+            },
+        };
+        if program.hessian.is_none() && self.hessian == Hessian::Exact {
+            return Err(Error::NotAvailable {
+                what: "the exact Hessian (the model has no equations in another scalar, \
+                       or configuration constraints)",
+            });
+        }
+        let mut options = self.options.clone();
+        options.hessian_approximation_lbfgs = program.hessian.is_none();
         let exact = program.hessian.is_some();
         let clock = std::time::Instant::now();
         let result = ripopt::solve(&program, &options);
@@ -578,6 +623,8 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             self.constraint_bounds(&self.layout()),
             x.clone(),
         );
+        let mut program = program;
+        program.time_weight = self.time_weight;
         let (n, m) = (program.layout.variables(), program.layout.constraints());
         let (rows, cols) = program.jacobian_structure();
         let mut vals = vec![0.0; rows.len()];
@@ -625,7 +672,11 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             nodes: self.nodes,
             scheme: self.scheme,
             t0: self.t0,
-            h: self.duration / (self.nodes - 1) as f64,
+            duration: match self.free {
+                Some((lo, hi)) => self.duration.clamp(lo, hi),
+                None => self.duration,
+            },
+            free: self.free.is_some(),
             dim: M::DIM,
             nu: M::NU,
             nq: M::NQ,
@@ -691,12 +742,11 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// The initial point of the solver: the guess at every point.
     fn start(&self, l: &Layout) -> Result<Vec<f64>, Error> {
         let (dim, nz) = (l.dim, l.nz());
-        let mut x = vec![0.0; l.variables()];
+        let mut x = vec![0.0; l.points() * nz];
         let mut state = vec![0.0; dim];
-        let t_end = l.t0 + (l.nodes - 1) as f64 * l.h;
         for p in 0..l.points() {
-            let t = l.time(p);
-            let s = (t - l.t0) / (t_end - l.t0);
+            let t = l.time(p, l.duration);
+            let s = l.tau(p);
             let z = &mut x[p * nz..(p + 1) * nz];
             match &self.guess {
                 Some(tr) => {
@@ -735,6 +785,9 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                 *v = v.clamp(*lo, *hi);
             }
         }
+        if l.free {
+            x.push(l.duration);
+        }
         Ok(x)
     }
 
@@ -759,7 +812,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                 break;
             }
             let p = (n * 7) % l.points();
-            let t = l.time(p);
+            let t = l.time(p, l.duration);
             for (zi, &s) in z.iter_mut().zip(&start[p * nz..(p + 1) * nz]) {
                 *zi = s + 0.5 * (1.0 + s.abs()) * probe.next();
             }
@@ -808,6 +861,10 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                     hi[node * nz + i] = *v;
                 }
             }
+        }
+        if let Some((a, b)) = self.free {
+            lo.push(a);
+            hi.push(b);
         }
         (lo, hi)
     }
@@ -869,5 +926,6 @@ pub(crate) struct Structures {
     nodes: usize,
     scheme: Scheme,
     patterns: (Pattern, Pattern),
+    /// `None`: L-BFGS.
     plan: Option<HessianPlan>,
 }

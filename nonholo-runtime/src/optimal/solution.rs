@@ -51,9 +51,10 @@ impl Solution {
         let mut trajectory =
             Trajectory::from_names_with_inputs(M::COORDINATES, M::SPEEDS, M::INPUTS);
         let mut dx = alloc::vec![0.0; dim];
+        let span = l.span(&x);
         for p in 0..l.nodes {
             let z = &x[p * nz..(p + 1) * nz];
-            let t = l.time(p);
+            let t = l.time(p, span);
             times.push(t);
             states.extend_from_slice(&z[..dim]);
             inputs.extend_from_slice(&z[dim..]);
@@ -62,7 +63,7 @@ impl Solution {
         }
         let (mut mid_times, mut mid_inputs) = (Vec::new(), Vec::new());
         for p in l.nodes..l.points() {
-            mid_times.push(l.time(p));
+            mid_times.push(l.time(p, span));
             mid_inputs.extend_from_slice(&x[p * nz + dim..(p + 1) * nz]);
         }
         Ok(Solution {
@@ -118,6 +119,11 @@ impl Solution {
     /// Whether the solver had the exact Hessian (else L-BFGS; see [`Hessian`](super::Hessian)).
     pub fn exact_hessian(&self) -> bool {
         self.exact_hessian
+    }
+
+    /// The duration (the optimal one with a free final time).
+    pub fn duration(&self) -> f64 {
+        self.times[self.times.len() - 1] - self.times[0]
     }
 
     /// The nodes' times.

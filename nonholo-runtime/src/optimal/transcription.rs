@@ -34,7 +34,10 @@ pub(crate) struct Layout {
     pub nodes: usize,
     pub scheme: Scheme,
     pub t0: f64,
-    pub h: f64,
+    /// The duration `T`: fixed, or (free final time) the guess of the variable.
+    pub duration: f64,
+    /// Whether `T` is a variable (the last one).
+    pub free: bool,
     pub dim: usize,
     pub nu: usize,
     pub nq: usize,
@@ -56,7 +59,19 @@ impl Layout {
         }
     }
     pub fn variables(&self) -> usize {
+        self.points() * self.nz() + usize::from(self.free)
+    }
+    /// The index of the duration's variable (free final time).
+    pub fn t_index(&self) -> usize {
         self.points() * self.nz()
+    }
+    /// The duration at `x`.
+    pub fn span(&self, x: &[f64]) -> f64 {
+        if self.free {
+            x[self.t_index()]
+        } else {
+            self.duration
+        }
     }
     pub fn intervals(&self) -> usize {
         self.nodes - 1
@@ -67,29 +82,41 @@ impl Layout {
     pub fn constraints(&self) -> usize {
         self.defect_rows() + self.nodes * (self.ncc + self.np)
     }
-    /// The time of point `p`.
-    pub fn time(&self, p: usize) -> f64 {
-        if p < self.nodes {
-            self.t0 + p as f64 * self.h
+    /// The node spacing for the duration `span`.
+    pub fn h(&self, span: f64) -> f64 {
+        span / self.intervals() as f64
+    }
+    /// The fraction of the duration at point `p`.
+    pub fn tau(&self, p: usize) -> f64 {
+        let k = if p < self.nodes {
+            p as f64
         } else {
-            self.t0 + ((p - self.nodes) as f64 + 0.5) * self.h
-        }
+            (p - self.nodes) as f64 + 0.5
+        };
+        k / self.intervals() as f64
+    }
+    /// The time of point `p` for the duration `span`.
+    pub fn time(&self, p: usize, span: f64) -> f64 {
+        self.t0 + self.tau(p) * span
     }
     /// The points of interval `k`: start, end, midpoint (the last only with midpoints).
     pub fn interval_points(&self, k: usize) -> [usize; 3] {
         [k, k + 1, self.nodes + k]
     }
-    /// The quadrature weight of the running cost at point `p`.
-    pub fn weight(&self, p: usize) -> f64 {
+    /// The quadrature weight of the running cost at point `p`, in units of `h`.
+    pub fn units(&self, p: usize) -> f64 {
         let [w0, w1, wm] = self.scheme.quadrature();
-        let w = if p >= self.nodes {
+        if p >= self.nodes {
             wm
         } else {
             let first = if p == 0 { 0.0 } else { w1 };
             let last = if p + 1 == self.nodes { 0.0 } else { w0 };
             first + last
-        };
-        w * self.h
+        }
+    }
+    /// The quadrature weight of the running cost at point `p` for the duration `span`.
+    pub fn weight(&self, p: usize, span: f64) -> f64 {
+        self.units(p) * self.h(span)
     }
 }
 
@@ -99,6 +126,10 @@ struct Work {
     f: Vec<f64>,
     /// `J = [df/dx df/du]` at every point, row-major `DIM x nz` each.
     jac: Vec<f64>,
+    /// `df/dt` at every point (free final time only).
+    ft: Vec<f64>,
+    /// The model's rates in dual numbers.
+    fd: Vec<Dual>,
     a: Vec<f64>,
     b: Vec<f64>,
     /// The configuration constraints' Jacobian at one node.
@@ -125,6 +156,8 @@ pub(crate) struct Program<'p, M: Model, C: Cost, P: PathConstraint> {
     pub layout: Layout,
     /// `sum w_j u_j^2` weights of the input effort (empty: none).
     pub effort: &'p [f64],
+    /// The weight of the duration in the objective (free final time; 0: none).
+    pub time_weight: f64,
     /// Whether the running cost is not identically zero (`NoCost` is skipped).
     pub has_running: bool,
     pub has_terminal: bool,
@@ -158,6 +191,8 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         let work = Work {
             f: vec![0.0; points * dim],
             jac: vec![0.0; points * dim * nz],
+            ft: vec![0.0; if layout.free { points * dim } else { 0 }],
+            fd: vec![Dual::default(); dim],
             a: vec![0.0; dim * dim],
             b: vec![0.0; dim * layout.nu],
             cjac: vec![0.0; layout.ncc * layout.nq],
@@ -174,6 +209,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             path,
             layout,
             effort,
+            time_weight: 0.0,
             has_running,
             has_terminal,
             jac_pattern,
@@ -210,10 +246,11 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         if w.f_at.as_deref() == Some(x) {
             return true;
         }
-        let dim = self.layout.dim;
-        for p in 0..self.layout.points() {
+        let (l, dim) = (&self.layout, self.layout.dim);
+        let span = l.span(x);
+        for p in 0..l.points() {
             let (xs, us) = self.block(x, p);
-            let t = self.layout.time(p);
+            let t = l.time(p, span);
             if let Err(e) = self
                 .model
                 .rhs_u(t, xs, us, &mut w.f[p * dim..(p + 1) * dim])
@@ -226,15 +263,18 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         true
     }
 
-    /// `J` at every point into the work's buffer (unless cached for `x`).
+    /// `J` at every point into the work's buffer, and with a free final time `df/dt`
+    /// (unless cached for `x`).
     fn jacobians(&self, x: &[f64], w: &mut Work) -> bool {
         if w.jac_at.as_deref() == Some(x) {
             return true;
         }
-        let (dim, nu, nz) = (self.layout.dim, self.layout.nu, self.layout.nz());
-        for p in 0..self.layout.points() {
+        let l = &self.layout;
+        let (dim, nu, nz) = (l.dim, l.nu, l.nz());
+        let span = l.span(x);
+        for p in 0..l.points() {
             let (xs, us) = self.block(x, p);
-            let t = self.layout.time(p);
+            let t = l.time(p, span);
             let Work { a, b, jac, .. } = w;
             if let Err(e) = self.model.jacobians(t, xs, us, a, b) {
                 w.error.get_or_insert(e);
@@ -247,67 +287,106 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             }
             let outside = self.jac_pattern.largest_outside(j);
             w.outside = w.outside.max(outside);
+            if l.free {
+                // df/dt: the model's equations in dual numbers, the time seeded
+                for (d, &v) in w.zd.iter_mut().zip(&x[p * nz..(p + 1) * nz]) {
+                    *d = Dual::new(v, 0.0);
+                }
+                let (xd, ud) = w.zd.split_at(dim);
+                if let Err(e) = self
+                    .model
+                    .rhs_u_scalar(Dual::new(t, 1.0), xd, ud, &mut w.fd)
+                {
+                    w.error.get_or_insert(e);
+                    return false;
+                }
+                for (o, d) in w.ft[p * dim..(p + 1) * dim].iter_mut().zip(&w.fd) {
+                    *o = d.eps;
+                }
+            }
         }
         cache(&mut w.jac_at, x);
         true
     }
 
+    /// The running cost at point `p` in any scalar: the input effort plus the cost's `L`.
+    pub fn running<S: crate::Scalar>(&self, t: S, xs: &[S], us: &[S]) -> S {
+        let mut r = t * S::from_f64(0.0);
+        for (w, &u) in self.effort.iter().zip(us) {
+            r += u * u * S::from_f64(*w);
+        }
+        if self.has_running {
+            r += self.cost.running(t, xs, us);
+        }
+        r
+    }
+
     /// The objective at `x`.
     pub fn objective(&self, x: &[f64]) -> f64 {
         let l = &self.layout;
+        let span = l.span(x);
         let mut total = 0.0;
         for p in 0..l.points() {
-            let wgt = l.weight(p);
+            let wgt = l.weight(p, span);
             if wgt == 0.0 {
                 continue;
             }
             let (xs, us) = self.block(x, p);
-            let mut running: f64 = self.effort.iter().zip(us).map(|(w, u)| w * u * u).sum();
-            if self.has_running {
-                running += self.cost.running(l.time(p), xs, us);
-            }
-            total += wgt * running;
+            total += wgt * self.running(l.time(p, span), xs, us);
         }
         if self.has_terminal {
             let last = l.nodes - 1;
-            total += self.cost.terminal(l.time(last), self.block(x, last).0);
+            total += self
+                .cost
+                .terminal(l.time(last, span), self.block(x, last).0);
         }
-        total
+        total + self.time_weight * span
     }
 
     /// The objective's gradient at `x` into `grad`.
     pub fn gradient(&self, x: &[f64], grad: &mut [f64]) {
         let l = &self.layout;
         let (dim, nz) = (l.dim, l.nz());
+        let span = l.span(x);
         grad.fill(0.0);
         let mut w = self.work.borrow_mut();
+        let mut d_span = self.time_weight;
         for p in 0..l.points() {
-            let wgt = l.weight(p);
+            let wgt = l.weight(p, span);
             if wgt == 0.0 {
                 continue;
             }
+            let t = l.time(p, span);
             let z = &x[p * nz..(p + 1) * nz];
             let g = &mut grad[p * nz..(p + 1) * nz];
-            for (j, e) in self.effort.iter().enumerate() {
-                g[dim + j] += wgt * 2.0 * e * z[dim + j];
+            for (j, gj) in g.iter_mut().enumerate() {
+                seed(&mut w.zd, z, j);
+                let (xd, ud) = w.zd.split_at(dim);
+                *gj += wgt * self.running(Dual::new(t, 0.0), xd, ud).eps;
             }
-            if self.has_running {
-                let t = Dual::new(l.time(p), 0.0);
-                for (j, gj) in g.iter_mut().enumerate() {
-                    seed(&mut w.zd, z, j);
-                    let (xd, ud) = w.zd.split_at(dim);
-                    *gj += wgt * self.cost.running(t, xd, ud).eps;
-                }
+            if l.free {
+                // d/dT of units h(T) L(t0 + tau T, z)
+                seed(&mut w.zd, z, usize::MAX);
+                let (xd, ud) = w.zd.split_at(dim);
+                let r = self.running(Dual::new(t, 1.0), xd, ud);
+                d_span += l.units(p) * (r.re / l.intervals() as f64 + l.h(span) * l.tau(p) * r.eps);
             }
         }
         if self.has_terminal {
             let last = l.nodes - 1;
             let z = &x[last * nz..(last + 1) * nz];
-            let t = Dual::new(l.time(last), 0.0);
+            let t = l.time(last, span);
             for j in 0..dim {
                 seed(&mut w.zd, z, j);
-                grad[last * nz + j] += self.cost.terminal(t, &w.zd[..dim]).eps;
+                grad[last * nz + j] += self.cost.terminal(Dual::new(t, 0.0), &w.zd[..dim]).eps;
             }
+            if l.free {
+                seed(&mut w.zd, z, usize::MAX);
+                d_span += self.cost.terminal(Dual::new(t, 1.0), &w.zd[..dim]).eps;
+            }
+        }
+        if l.free {
+            grad[l.t_index()] = d_span;
         }
     }
 
@@ -315,6 +394,8 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
     pub fn constraints(&self, x: &[f64], g: &mut [f64]) -> bool {
         let l = &self.layout;
         let (dim, nz) = (l.dim, l.nz());
+        let span = l.span(x);
+        let h = l.h(span);
         let mut guard = self.work.borrow_mut();
         let w = &mut *guard;
         if !self.dynamics(x, w) {
@@ -332,7 +413,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
                     let xs = &x[p * nz..p * nz + dim];
                     let f = &w.f[p * dim..(p + 1) * dim];
                     for i in 0..dim {
-                        out[i] += alpha * xs[i] + beta * l.h * f[i];
+                        out[i] += alpha * xs[i] + beta * h * f[i];
                     }
                 }
                 row += dim;
@@ -340,7 +421,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         }
         for k in 0..l.nodes {
             let (xs, us) = self.block(x, k);
-            let t = l.time(k);
+            let t = l.time(k, span);
             if l.ncc > 0 {
                 let out = &mut g[row..row + l.ncc];
                 if let Err(e) = self.model.configuration_residual(t, &xs[..l.nq], out) {
@@ -373,34 +454,48 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
     pub fn jacobian_values(&self, x: &[f64], vals: &mut [f64]) -> bool {
         let l = &self.layout;
         let (dim, nz) = (l.dim, l.nz());
+        let span = l.span(x);
+        let h = l.h(span);
         let mut guard = self.work.borrow_mut();
         let w = &mut *guard;
-        if !self.jacobians(x, w) {
+        if !self.jacobians(x, w) || (l.free && !self.dynamics(x, w)) {
             return false;
         }
-        // The entries in the order of `walk`: defects, then per node the configuration
-        // constraints' rows and the path constraints' (dense, row-major).
+        // The entries in the order of `walk`: defects (each row's duration entry last),
+        // then per node the configuration constraints' rows and the path constraints'
+        // (dense, row-major, each row's duration entry last).
         let mut n = 0;
         let blocks = l.scheme.defect_blocks();
         for k in 0..l.intervals() {
             let pts = l.interval_points(k);
             for blk in blocks {
                 for i in 0..dim {
+                    let mut d_span = 0.0;
                     for &(which, alpha, beta) in blk.iter() {
                         let p = pts[which];
                         let jrow = &w.jac[p * dim * nz + i * nz..p * dim * nz + (i + 1) * nz];
                         for j in self.defect_columns(i, alpha, beta) {
                             let id = if j == i { alpha } else { 0.0 };
-                            vals[n] = id + beta * l.h * jrow[j];
+                            vals[n] = id + beta * h * jrow[j];
                             n += 1;
                         }
+                        if l.free && beta != 0.0 {
+                            // d/dT of beta h(T) f_i(t0 + tau T, z)
+                            let (f, ft) = (w.f[p * dim + i], w.ft[p * dim + i]);
+                            d_span += beta * (f / l.intervals() as f64 + h * l.tau(p) * ft);
+                        }
+                    }
+                    if l.free {
+                        vals[n] = d_span;
+                        n += 1;
                     }
                 }
             }
         }
+        let per_row = nz + usize::from(l.free);
         for k in 0..l.nodes {
             let xs = self.block(x, k).0;
-            let t = l.time(k);
+            let t = l.time(k, span);
             if l.ncc > 0 {
                 if let Err(e) = self
                     .model
@@ -425,10 +520,18 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
                     let (xd, ud) = w.zd.split_at(dim);
                     self.path.values(td, xd, ud, &mut w.gd);
                     for (r, v) in w.gd.iter().enumerate() {
-                        vals[n + r * nz + j] = v.eps;
+                        vals[n + r * per_row + j] = v.eps;
                     }
                 }
-                n += l.np * nz;
+                if l.free {
+                    seed(&mut w.zd, z, usize::MAX);
+                    let (xd, ud) = w.zd.split_at(dim);
+                    self.path.values(Dual::new(t, l.tau(k)), xd, ud, &mut w.gd);
+                    for (r, v) in w.gd.iter().enumerate() {
+                        vals[n + r * per_row + nz] = v.eps;
+                    }
+                }
+                n += l.np * per_row;
             }
         }
         vals[..n].iter().all(|v| v.is_finite())
@@ -459,6 +562,9 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
                             visit(row + i, p * nz + j);
                         }
                     }
+                    if l.free {
+                        visit(row + i, l.t_index());
+                    }
                 }
                 row += dim;
             }
@@ -475,6 +581,9 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             for r in 0..l.np {
                 for j in 0..nz {
                     visit(row + r, k * nz + j);
+                }
+                if l.free {
+                    visit(row + r, l.t_index());
                 }
             }
             row += l.np;
@@ -565,18 +674,7 @@ impl<M: Model, C: Cost, P: PathConstraint> ripopt::NlpProblem for Program<'_, M,
         vals: &mut [f64],
     ) -> bool {
         match &self.hessian {
-            Some(h) => h.values(
-                self.model,
-                self.cost,
-                self.path,
-                &self.layout,
-                (self.has_running, self.has_terminal),
-                self.effort,
-                x,
-                obj_factor,
-                lambda,
-                vals,
-            ),
+            Some(h) => h.values(self, x, obj_factor, lambda, vals),
             // L-BFGS: the solver never asks
             None => false,
         }

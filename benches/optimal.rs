@@ -1,0 +1,133 @@
+//! Optimal motions (`nonholo::optimal`): whole solves beside CasADi + IPOPT on the same
+//! transcription (`bench/python/optimal_casadi.py` times the same problems), and the
+//! robot's model-predictive control step.
+//!
+//! Groups:
+//! - `optimal_skate_park`: the knife edge parked 0.5 m beside itself (separated
+//!   Hermite–Simpson, 41 nodes, 280 variables), functions `exact_hessian` and `lbfgs`;
+//! - `optimal_oscillator`: the driven oscillator from rest to rest (81 nodes), function
+//!   `exact_hessian`;
+//! - `mpc_robot`: the differential-drive robot (9 states, 2 inputs) following a line at
+//!   0.3 m/s under MPC at 50 Hz with a 1 s horizon of 20 nodes (trapezoidal): function
+//!   `closed_loop_2s` (100 solves). The worst and median solve of that run are printed.
+//!
+//! `cargo bench -p nonholo-benches --bench optimal`
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use nonholo::models::DiffDriveRobot;
+use nonholo::optimal::{Cost, Hessian, Mpc, Problem, Scheme};
+use nonholo::prelude::*;
+use nonholo_test_models::optimal::{DrivenOscillator, SteeredSkate};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn skate_guess(skate: &SteeredSkate) -> Trajectory {
+    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
+        u[0] = 0.5 * (1.5 * t).cos();
+        u[1] = 0.5 * (0.8 * t).sin();
+    };
+    simulate_controlled(skate, &mut wiggle, &[0.0; 5], 0.0..4.0, &Options::default()).unwrap()
+}
+
+fn skate_park<'m>(
+    skate: &'m SteeredSkate,
+    guess: &Trajectory,
+    hessian: Hessian,
+) -> Problem<'m, SteeredSkate> {
+    Problem::new(skate, 41)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(4.0)
+        .initial_state(&[0.0; 5])
+        .final_coordinates(&[("x", 0.0), ("y", 0.5), ("theta", 0.0)])
+        .final_speeds(&[0.0, 0.0])
+        .input_bounds("push", -2.0, 2.0)
+        .input_bounds("turn", -1.0, 1.0)
+        .minimize_input_effort(&[1.0, 1.0])
+        .guess(guess)
+        .hessian(hessian)
+}
+
+/// Follow the line `y = 0` at 0.3 m/s: the axle's distance to the moving reference point,
+/// the heading, and the torques.
+struct FollowLine;
+impl Cost for FollowLine {
+    fn running<S: Scalar>(&self, t: S, x: &[S], u: &[S]) -> S {
+        let ex = x[0] - t * S::from_f64(0.3);
+        (ex * ex + x[1] * x[1]) * S::from_f64(20.0)
+            + x[2] * x[2]
+            + (u[0] * u[0] + u[1] * u[1]) * S::from_f64(0.1)
+    }
+    fn terminal<S: Scalar>(&self, t: S, x: &[S]) -> S {
+        let ex = x[0] - t * S::from_f64(0.3);
+        (ex * ex + x[1] * x[1]) * S::from_f64(50.0)
+    }
+}
+
+fn robot_mpc_run(robot: &DiffDriveRobot) -> (f64, f64, Trajectory) {
+    let problem = Problem::new(robot, 20)
+        .duration(1.0)
+        .input_bounds("t_l", -1.0, 1.0)
+        .input_bounds("t_r", -1.0, 1.0)
+        .cost(FollowLine);
+    let mut mpc = Mpc::new(problem);
+    let mut x0 = vec![0.0; DiffDriveRobot::DIM];
+    x0[1] = 0.2; // 20 cm off the line
+    let options = Options::default().control_period(0.02);
+    let run = simulate_controlled(robot, &mut mpc, &x0, 0.0..2.0, &options).unwrap();
+    let (worst, median) = mpc.worst_and_median_seconds().unwrap();
+    (worst, median, run)
+}
+
+fn optimal(c: &mut Criterion) {
+    let skate = SteeredSkate::default();
+    let guess = skate_guess(&skate);
+    let mut g = c.benchmark_group("optimal_skate_park");
+    g.sample_size(20).measurement_time(Duration::from_secs(10));
+    for (name, h) in [
+        ("exact_hessian", Hessian::Exact),
+        ("lbfgs", Hessian::LimitedMemory),
+    ] {
+        let p = skate_park(&skate, &guess, h);
+        let sol = p.solve().unwrap();
+        println!(
+            "skate_park {name}: {} iterations, objective {:.14}",
+            sol.iterations(),
+            sol.objective()
+        );
+        g.bench_function(name, |b| b.iter(|| black_box(p.solve().unwrap())));
+    }
+    g.finish();
+
+    let osc = DrivenOscillator::default();
+    let mut g = c.benchmark_group("optimal_oscillator");
+    g.sample_size(20);
+    let p = Problem::new(&osc, 81)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(3.0)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .minimize_input_effort(&[1.0]);
+    g.bench_function("exact_hessian", |b| {
+        b.iter(|| black_box(p.solve().unwrap()))
+    });
+    g.finish();
+
+    let robot = DiffDriveRobot::default();
+    let (worst, median, run) = robot_mpc_run(&robot);
+    let (_, end) = run.last().unwrap();
+    println!(
+        "mpc_robot: 100 solves at 50 Hz, worst {:.2} ms, median {:.2} ms; after 2 s the axle is {:.3} m off the line",
+        worst * 1e3,
+        median * 1e3,
+        end[1].abs()
+    );
+    let mut g = c.benchmark_group("mpc_robot");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.bench_function("closed_loop_2s", |b| {
+        b.iter(|| black_box(robot_mpc_run(&robot)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, optimal);
+criterion_main!(benches);
