@@ -4,7 +4,8 @@
 //!
 //! Groups:
 //! - `optimal_skate_park`: the knife edge parked 0.5 m beside itself (separated
-//!   Hermite–Simpson, 41 nodes, 280 variables), functions `exact_hessian` and `lbfgs`;
+//!   Hermite–Simpson, 41 nodes: 567 variables, 400 constraints), functions `exact_hessian`
+//!   and `lbfgs`;
 //! - `optimal_oscillator`: the driven oscillator from rest to rest (81 nodes), function
 //!   `exact_hessian`;
 //! - `mpc_robot`: the differential-drive robot (9 states, 2 inputs) following a line at

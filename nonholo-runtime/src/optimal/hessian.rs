@@ -24,8 +24,9 @@ use core::cell::RefCell;
 use num_dual::HyperDual64;
 
 use super::cost::{Cost, PathConstraint};
+use super::layout::Layout;
 use super::pattern::Probe;
-use super::transcription::{Layout, Program};
+use super::transcription::Program;
 use crate::{Error, Model};
 
 /// The pairs `(a, b)`, `a >= b`, of one point's variables whose second derivative can be

@@ -55,7 +55,9 @@
 
 mod cost;
 mod hessian;
+mod layout;
 mod mpc;
+mod nlp;
 mod pattern;
 mod problem;
 mod scheme;
@@ -64,9 +66,9 @@ mod transcription;
 
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};
 pub use mpc::Mpc;
-pub use problem::{Hessian, Problem, Status};
+pub use problem::{Hessian, Problem};
 pub use scheme::Scheme;
-pub use solution::Solution;
+pub use solution::{Solution, Status};
 
 /// The NLP solver, for its options ([`Problem::solver_options`]).
 pub use ripopt;

@@ -7,10 +7,12 @@ use alloc::vec::Vec;
 
 use super::cost::{Cost, NoCost, NoPath, PathConstraint};
 use super::hessian::HessianPlan;
+use super::layout::Layout;
+use super::nlp::Nlp;
 use super::pattern::{Pattern, Probe};
 use super::scheme::Scheme;
 use super::solution::Solution;
-use super::transcription::{Layout, Program};
+use super::transcription::Program;
 use crate::{Error, Model, Trajectory};
 
 /// An optimal-control problem on `model`: find inputs `u(t)` and states `x(t)` on
@@ -516,7 +518,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             start,
         );
         program.time_weight = self.time_weight;
-        program.hessian = match plan {
+        let hessian = match plan {
             Some(plan) => plan,
             None => match self.hessian {
                 Hessian::LimitedMemory => None,
@@ -524,20 +526,22 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                 Hessian::Auto | Hessian::Exact => HessianPlan::probe(&program, &program.start),
             },
         };
-        if program.hessian.is_none() && self.hessian == Hessian::Exact {
+        if hessian.is_none() && self.hessian == Hessian::Exact {
             return Err(Error::NotAvailable {
                 what: "the exact Hessian (the model has no equations in another scalar, \
                        or configuration constraints)",
             });
         }
         let mut options = self.options.clone();
-        options.hessian_approximation_lbfgs = program.hessian.is_none();
-        let exact = program.hessian.is_some();
+        options.hessian_approximation_lbfgs = hessian.is_none();
+        let exact = hessian.is_some();
+        let nlp = Nlp { program, hessian };
         let clock = std::time::Instant::now();
-        let result = ripopt::solve(&program, &options);
+        let result = ripopt::solve(&nlp, &options);
         let seconds = clock.elapsed().as_secs_f64();
+        let error = nlp.take_error();
+        let Nlp { program, hessian } = nlp;
         let violation = program.violation(&result.x);
-        let error = program.take_error();
         let outside = program.outside_pattern();
         let (nodes, scheme) = (program.layout.nodes, program.layout.scheme);
         let layout = program.layout;
@@ -545,7 +549,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             nodes,
             scheme,
             patterns: (program.jac_pattern, program.conf_pattern),
-            plan: program.hessian,
+            plan: hessian,
         });
         let solved = matches!(
             result.status,
@@ -901,24 +905,6 @@ pub enum Hessian {
     /// L-BFGS (Ipopt's `limited-memory`): no second derivatives; more iterations, each
     /// cheaper.
     LimitedMemory,
-}
-
-/// The status of a solved problem.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Converged to the requested tolerance.
-    Optimal,
-    /// Converged to Ipopt's relaxed "acceptable" tolerances only.
-    Acceptable,
-}
-
-impl core::fmt::Display for Status {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Status::Optimal => "optimal",
-            Status::Acceptable => "acceptable",
-        })
-    }
 }
 
 /// What the probes found: the Jacobians' structures and the Hessian's plan, for a layout.

@@ -2,9 +2,8 @@
 
 use alloc::vec::Vec;
 
-use super::problem::Status;
+use super::layout::Layout;
 use super::scheme::Scheme;
-use super::transcription::Layout;
 use crate::{Error, InputSeries, Model, Trajectory};
 
 /// The solution of a [`Problem`](super::Problem): the states and inputs at the nodes
@@ -193,5 +192,23 @@ impl Solution {
                 InputSeries::quadratic(times, values, self.nu)
             }
         }
+    }
+}
+
+/// The status of a solved problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Converged to the requested tolerance.
+    Optimal,
+    /// Converged to Ipopt's relaxed "acceptable" tolerances only.
+    Acceptable,
+}
+
+impl core::fmt::Display for Status {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Status::Optimal => "optimal",
+            Status::Acceptable => "acceptable",
+        })
     }
 }

@@ -1,5 +1,6 @@
 //! The nonlinear program of a [`Problem`](super::Problem): its variables, constraints and
-//! their exact sparse derivatives, as the NLP solver asks for them.
+//! their exact sparse first derivatives (the Hessian is `hessian.rs`'s, the solver's
+//! interface `nlp.rs`'s).
 //!
 //! # Layout
 //!
@@ -23,102 +24,10 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::cost::{Cost, PathConstraint};
-use super::hessian::HessianPlan;
+use super::layout::Layout;
 use super::pattern::Pattern;
-use super::scheme::Scheme;
 use crate::__private::Dual;
 use crate::{Error, Model};
-
-/// What the program needs to know of the problem, fixed when it is built.
-pub(crate) struct Layout {
-    pub nodes: usize,
-    pub scheme: Scheme,
-    pub t0: f64,
-    /// The duration `T`: fixed, or (free final time) the guess of the variable.
-    pub duration: f64,
-    /// Whether `T` is a variable (the last one).
-    pub free: bool,
-    pub dim: usize,
-    pub nu: usize,
-    pub nq: usize,
-    /// Configuration constraints per node.
-    pub ncc: usize,
-    /// Path constraint values per node.
-    pub np: usize,
-}
-
-impl Layout {
-    pub fn nz(&self) -> usize {
-        self.dim + self.nu
-    }
-    pub fn points(&self) -> usize {
-        if self.scheme.has_midpoints() {
-            2 * self.nodes - 1
-        } else {
-            self.nodes
-        }
-    }
-    pub fn variables(&self) -> usize {
-        self.points() * self.nz() + usize::from(self.free)
-    }
-    /// The index of the duration's variable (free final time).
-    pub fn t_index(&self) -> usize {
-        self.points() * self.nz()
-    }
-    /// The duration at `x`.
-    pub fn span(&self, x: &[f64]) -> f64 {
-        if self.free {
-            x[self.t_index()]
-        } else {
-            self.duration
-        }
-    }
-    pub fn intervals(&self) -> usize {
-        self.nodes - 1
-    }
-    pub fn defect_rows(&self) -> usize {
-        self.intervals() * self.scheme.defect_blocks().len() * self.dim
-    }
-    pub fn constraints(&self) -> usize {
-        self.defect_rows() + self.nodes * (self.ncc + self.np)
-    }
-    /// The node spacing for the duration `span`.
-    pub fn h(&self, span: f64) -> f64 {
-        span / self.intervals() as f64
-    }
-    /// The fraction of the duration at point `p`.
-    pub fn tau(&self, p: usize) -> f64 {
-        let k = if p < self.nodes {
-            p as f64
-        } else {
-            (p - self.nodes) as f64 + 0.5
-        };
-        k / self.intervals() as f64
-    }
-    /// The time of point `p` for the duration `span`.
-    pub fn time(&self, p: usize, span: f64) -> f64 {
-        self.t0 + self.tau(p) * span
-    }
-    /// The points of interval `k`: start, end, midpoint (the last only with midpoints).
-    pub fn interval_points(&self, k: usize) -> [usize; 3] {
-        [k, k + 1, self.nodes + k]
-    }
-    /// The quadrature weight of the running cost at point `p`, in units of `h`.
-    pub fn units(&self, p: usize) -> f64 {
-        let [w0, w1, wm] = self.scheme.quadrature();
-        if p >= self.nodes {
-            wm
-        } else {
-            let first = if p == 0 { 0.0 } else { w1 };
-            let last = if p + 1 == self.nodes { 0.0 } else { w0 };
-            first + last
-        }
-    }
-    /// The quadrature weight of the running cost at point `p` for the duration `span`.
-    pub fn weight(&self, p: usize, span: f64) -> f64 {
-        self.units(p) * self.h(span)
-    }
-}
 
 /// Buffers of the evaluations, reused by every call.
 struct Work {
@@ -168,8 +77,6 @@ pub(crate) struct Program<'p, M: Model, C: Cost, P: PathConstraint> {
     pub g_lower: Vec<f64>,
     pub g_upper: Vec<f64>,
     pub start: Vec<f64>,
-    /// The exact Hessian's plan; `None`: L-BFGS.
-    pub hessian: Option<HessianPlan>,
     work: RefCell<Work>,
 }
 
@@ -219,15 +126,13 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             g_lower,
             g_upper,
             start,
-            hessian: None,
             work: RefCell::new(work),
         }
     }
 
     /// The first model error met while solving.
     pub fn take_error(&self) -> Option<Error> {
-        let e = self.work.borrow_mut().error.take();
-        e.or_else(|| self.hessian.as_ref().and_then(|h| h.take_error()))
+        self.work.borrow_mut().error.take()
     }
 
     /// The largest Jacobian entry seen outside the structural pattern.
@@ -621,62 +526,5 @@ fn cache(at: &mut Option<Vec<f64>>, x: &[f64]) {
     match at {
         Some(v) if v.len() == x.len() => v.copy_from_slice(x),
         _ => *at = Some(x.to_vec()),
-    }
-}
-
-impl<M: Model, C: Cost, P: PathConstraint> ripopt::NlpProblem for Program<'_, M, C, P> {
-    fn num_variables(&self) -> usize {
-        self.layout.variables()
-    }
-    fn num_constraints(&self) -> usize {
-        self.layout.constraints()
-    }
-    fn bounds(&self, x_l: &mut [f64], x_u: &mut [f64]) {
-        x_l.copy_from_slice(&self.x_lower);
-        x_u.copy_from_slice(&self.x_upper);
-    }
-    fn constraint_bounds(&self, g_l: &mut [f64], g_u: &mut [f64]) {
-        g_l.copy_from_slice(&self.g_lower);
-        g_u.copy_from_slice(&self.g_upper);
-    }
-    fn initial_point(&self, x0: &mut [f64]) {
-        x0.copy_from_slice(&self.start);
-    }
-    fn objective(&self, x: &[f64], _new_x: bool, obj: &mut f64) -> bool {
-        *obj = Program::objective(self, x);
-        obj.is_finite()
-    }
-    fn gradient(&self, x: &[f64], _new_x: bool, grad: &mut [f64]) -> bool {
-        Program::gradient(self, x, grad);
-        grad.iter().all(|g| g.is_finite())
-    }
-    fn constraints(&self, x: &[f64], _new_x: bool, g: &mut [f64]) -> bool {
-        Program::constraints(self, x, g)
-    }
-    fn jacobian_structure(&self) -> (Vec<usize>, Vec<usize>) {
-        Program::jacobian_structure(self)
-    }
-    fn jacobian_values(&self, x: &[f64], _new_x: bool, vals: &mut [f64]) -> bool {
-        Program::jacobian_values(self, x, vals)
-    }
-    fn hessian_structure(&self) -> (Vec<usize>, Vec<usize>) {
-        match &self.hessian {
-            Some(h) => h.structure(&self.layout),
-            None => (Vec::new(), Vec::new()),
-        }
-    }
-    fn hessian_values(
-        &self,
-        x: &[f64],
-        _new_x: bool,
-        obj_factor: f64,
-        lambda: &[f64],
-        vals: &mut [f64],
-    ) -> bool {
-        match &self.hessian {
-            Some(h) => h.values(self, x, obj_factor, lambda, vals),
-            // L-BFGS: the solver never asks
-            None => false,
-        }
     }
 }
