@@ -221,3 +221,31 @@ fn inputs_jacobians_and_geometry_do_not_allocate() {
     }
     assert_eq!(allocations() - before, 0);
 }
+
+/// The optimal-control program's evaluations (objective, gradient, constraints, Jacobian,
+/// exact Hessian) allocate nothing: eleven rounds allocate what one does (the program's
+/// construction).
+#[test]
+fn optimal_control_evaluations_allocate_nothing() {
+    use nonholo::optimal::{Problem, Scheme};
+    let robot = DiffDriveRobot::default();
+    for scheme in [Scheme::Trapezoidal, Scheme::HermiteSimpson] {
+        let p = Problem::new(&robot, 6)
+            .scheme(scheme)
+            .duration(2.0)
+            .free_duration(1.0, 3.0)
+            .initial_state(&[0.0; 9])
+            .final_coordinates(&[("x", 0.5)])
+            .minimize_input_effort(&[1.0, 1.0]);
+        let before = allocations();
+        p.__evaluate(1).unwrap();
+        let one = allocations() - before;
+        let before = allocations();
+        p.__evaluate(11).unwrap();
+        let eleven = allocations() - before;
+        assert_eq!(
+            eleven, one,
+            "{scheme:?}: {one} allocations for one round, {eleven} for eleven"
+        );
+    }
+}

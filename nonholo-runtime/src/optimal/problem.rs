@@ -671,6 +671,63 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         Ok(worst)
     }
 
+    /// Builds the program and evaluates everything the solver asks for (objective,
+    /// gradient, constraints, Jacobian, Hessian) `times` times at points that move: what
+    /// a test counts allocations of (the evaluations' share is the difference between two
+    /// counts). Not part of the API.
+    #[doc(hidden)]
+    pub fn __evaluate(&self, times: usize) -> Result<f64, Error> {
+        use ripopt::NlpProblem;
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        let layout = self.layout();
+        let mut x = self.start(&layout)?;
+        let patterns = self.patterns(&layout, &x)?;
+        let mut program = Program::new(
+            self.model,
+            &self.cost,
+            &self.path,
+            layout,
+            &self.effort,
+            (self.has_running, self.has_terminal),
+            patterns,
+            self.variable_bounds(&self.layout()),
+            self.constraint_bounds(&self.layout()),
+            x.clone(),
+        );
+        program.time_weight = self.time_weight;
+        let hessian = HessianPlan::probe(&program, &program.start);
+        let nlp = Nlp { program, hessian };
+        let (n, m) = (nlp.num_variables(), nlp.num_constraints());
+        let (jr, _) = nlp.jacobian_structure();
+        let (hr, _) = nlp.hessian_structure();
+        let (mut grad, mut g, mut jac, mut hess) = (
+            vec![0.0; n],
+            vec![0.0; m],
+            vec![0.0; jr.len()],
+            vec![0.0; hr.len()],
+        );
+        let lambda = vec![0.5; m];
+        let mut total = 0.0;
+        for i in 0..times {
+            x[i % n] += 1e-3;
+            let mut f = 0.0;
+            let ok = nlp.objective(&x, true, &mut f)
+                & nlp.gradient(&x, false, &mut grad)
+                & nlp.constraints(&x, false, &mut g)
+                & nlp.jacobian_values(&x, false, &mut jac)
+                & (nlp.hessian.is_none() || nlp.hessian_values(&x, false, 1.0, &lambda, &mut hess));
+            if !ok {
+                return Err(nlp.take_error().unwrap_or(Error::NotAvailable {
+                    what: "an evaluation of the program",
+                }));
+            }
+            total += f + g[0] + jac[0] + hess.first().copied().unwrap_or(0.0);
+        }
+        Ok(total)
+    }
+
     fn layout(&self) -> Layout {
         Layout {
             nodes: self.nodes,
