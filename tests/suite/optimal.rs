@@ -418,3 +418,60 @@ fn a_free_duration_with_a_cost_finds_the_best_time() {
     assert!(slope.abs() < 1e-3, "T = {t}, dJ/dT = {slope}");
     assert!((sol.objective() - j(t)).abs() < 1e-5 * j(t));
 }
+
+#[test]
+fn configuration_constraints_hold_at_every_node_with_the_exact_hessian() {
+    use nonholo::optimal::Hessian;
+    use nonholo_test_models::optimal::PushedCartesianPendulum;
+    // swing from hanging at rest to 37 degrees at rest in 2 s, least integral of f^2
+    let p = PushedCartesianPendulum::default();
+    let problem = |h: Hessian| {
+        Problem::new(&p, 21)
+            .scheme(Scheme::HermiteSimpson)
+            .duration(2.0)
+            .initial_state(&[0.0, -1.5, 0.0])
+            .final_state(&[0.9, -1.2, 0.0])
+            .minimize_input_effort(&[1.0])
+            .hessian(h)
+    };
+    assert!(problem(Hessian::Exact).derivative_check().unwrap() < 1e-6);
+    let exact = problem(Hessian::Exact).solve().unwrap();
+    let lbfgs = problem(Hessian::LimitedMemory).solve().unwrap();
+    assert!(exact.exact_hessian() && !lbfgs.exact_hessian());
+    assert!((exact.objective() - lbfgs.objective()).abs() < 1e-6 * exact.objective());
+    assert!(
+        exact.iterations() < lbfgs.iterations(),
+        "{} {}",
+        exact.iterations(),
+        lbfgs.iterations()
+    );
+    let mut r = [0.0];
+    for k in 0..21 {
+        p.configuration_residual(0.0, &exact.state(k).unwrap()[..2], &mut r)
+            .unwrap();
+        assert!(r[0].abs() < 1e-9, "node {k}: {}", r[0]);
+    }
+    // and with a free final time (the constraint's time derivative enters the Jacobian)
+    let free = problem(Hessian::Exact)
+        .free_duration(1.0, 4.0)
+        .cost(EffortAndTimeCost);
+    assert!(free.derivative_check().unwrap() < 1e-6);
+    let sol = free.solve().unwrap();
+    assert!(sol.duration() > 1.0 && sol.duration() < 4.0 && sol.exact_hessian());
+    // a final configuration off the circle is a mistake, named before the solve
+    let off = problem(Hessian::Exact)
+        .final_state(&[0.9, -1.0, 0.0])
+        .solve();
+    assert!(
+        matches!(off, Err(Error::InvalidOptions(ref m)) if m.contains("off the configuration")),
+        "{off:?}"
+    );
+}
+
+/// The integral of `f^2 + 1`: effort against time.
+struct EffortAndTimeCost;
+impl nonholo::optimal::Cost for EffortAndTimeCost {
+    fn running<S: Scalar>(&self, _t: S, _x: &[S], u: &[S]) -> S {
+        u[0] * u[0] + S::from_f64(1.0)
+    }
+}

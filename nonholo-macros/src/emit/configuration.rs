@@ -2,8 +2,8 @@
 //! Newton's method on the solved coordinates (the Jacobian's columns for them), and the
 //! consistency check that `state_from_qdot` runs first.
 
-use super::code::{bind_array, block, ident_for, lit_usize};
-use super::render::Bindings;
+use super::code::{bind_array, block, block_in, ident_for, lit_usize};
+use super::render::{Bindings, Num};
 use crate::model::Lowered;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,6 +13,8 @@ use quote::quote;
 pub struct ConfigItems {
     pub items: TokenStream,
     pub check: TokenStream,
+    /// The residual in any scalar, an inherent method of the generic struct.
+    pub generic: TokenStream,
 }
 
 impl ConfigItems {
@@ -20,11 +22,17 @@ impl ConfigItems {
         ConfigItems {
             items: TokenStream::new(),
             check: TokenStream::new(),
+            generic: TokenStream::new(),
         }
     }
 }
 
-pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems {
+pub fn items(
+    low: &Lowered,
+    (base, plets): (&Bindings, &TokenStream),
+    (base_generic, plets_generic): (&Bindings, &TokenStream),
+    generic_name: &proc_macro2::Ident,
+) -> ConfigItems {
     let c = &low.configuration;
     let k = c.residuals.len();
     if k == 0 {
@@ -38,6 +46,14 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
     let mut b = base.clone();
     bind_array(&mut b, &low.syms.q, &ident_for("__q"));
     let (r_lets, r_out) = block(g, &c.residuals, &b, "f");
+    // the residual in any scalar (exact second derivatives for optimal control)
+    let mut bg = base_generic.clone();
+    bind_array(&mut bg, &low.syms.q, &ident_for("__q"));
+    let (rg_lets, rg_out) = block_in(g, &c.residuals, &bg, "f", Num::Generic);
+    let rg_assign = rg_out.iter().enumerate().map(|(i, e)| {
+        let i = lit_usize(i);
+        quote! { __r[#i] = #e; }
+    });
     let r_assign = r_out.iter().enumerate().map(|(i, e)| {
         let i = lit_usize(i);
         quote! { __r[#i] = #e; }
@@ -75,6 +91,11 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
             #r_lets
             #(#r_assign)*
             ::core::result::Result::Ok(())
+        }
+
+        fn configuration_residual_scalar<__T: ::nonholo::Scalar>(&self, t: __T, q: &[__T], residual: &mut [__T]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __m: #generic_name<__T> = self.cast();
+            __m.__configuration_residual_generic(t, q, residual)
         }
 
         fn configuration_jacobian(&self, t: f64, q: &[f64], jacobian: &mut [f64]) -> ::core::result::Result<(), ::nonholo::Error> {
@@ -138,5 +159,22 @@ pub fn items(low: &Lowered, base: &Bindings, plets: &TokenStream) -> ConfigItems
             }
         }
     };
-    ConfigItems { items, check }
+    let generic = quote! {
+        /// The configuration constraints' residual in this scalar
+        /// ([`Model::configuration_residual_scalar`](::nonholo::Model::configuration_residual_scalar)).
+        #[doc(hidden)]
+        pub fn __configuration_residual_generic(&self, t: __S, q: &[__S], residual: &mut [__S]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __q: &[__S; #nq] = ::nonholo::__private::as_array(q, "q")?;
+            let __r: &mut [__S; #kl] = ::nonholo::__private::as_array_mut(residual, "residual")?;
+            #plets_generic
+            #rg_lets
+            #(#rg_assign)*
+            ::core::result::Result::Ok(())
+        }
+    };
+    ConfigItems {
+        items,
+        check,
+        generic,
+    }
 }

@@ -75,7 +75,7 @@ pub struct Hooks {
 pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
     let g = &low.graph;
     let (base, plets) = param_bindings(m, &low.syms, Num::F64);
-    let (_, plets_generic) = param_bindings(m, &low.syms, Num::Generic);
+    let (base_generic, plets_generic) = param_bindings(m, &low.syms, Num::Generic);
     let mut b_qqd = base.clone();
     code::bind_array(&mut b_qqd, &low.syms.q, &ident_for("__q"));
     code::bind_array(&mut b_qqd, &low.syms.qd, &ident_for("__qd"));
@@ -95,8 +95,14 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         }
     };
     let header = emit_struct(m, &low.defaults);
-    let config = configuration::items(low, &base, &plets);
+    let config = configuration::items(
+        low,
+        (&base, &plets),
+        (&base_generic, &plets_generic),
+        &structs::generic_name(m),
+    );
     let mut hooks = hooks;
+    hooks.generic_inherent.extend(config.generic.clone());
     let (generic, methods, guards) = contacts::items(m, low, &hooks.contact_lambda);
     hooks.generic_inherent.extend(generic);
     hooks.contacts = methods;

@@ -516,6 +516,37 @@ pub trait Model {
         })
     }
 
+    /// [`Model::configuration_residual`] in any [`Scalar`](crate::Scalar) (its derivatives
+    /// of every order by dual numbers). Generated models with configuration constraints
+    /// evaluate their own code in the scalar; `Ok` with nothing to write for models
+    /// without; [`Error::NotAvailable`] for hand-written models that have constraints.
+    ///
+    /// ```
+    /// use nonholo_runtime::Model;
+    /// # use nonholo_runtime::__private::doc_models::Skate;
+    /// // no configuration constraints: nothing to write
+    /// let mut r: [f64; 0] = [];
+    /// Skate { m: 1.0, i: 0.1 }.configuration_residual_scalar(0.0f64, &[0.0; 3], &mut r)?;
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    fn configuration_residual_scalar<S: crate::Scalar>(
+        &self,
+        t: S,
+        q: &[S],
+        residual: &mut [S],
+    ) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        let _ = (t, q);
+        if Self::CONFIGURATION_CONSTRAINTS.is_empty() && residual.is_empty() {
+            return Ok(());
+        }
+        Err(Error::NotAvailable {
+            what: "configuration_residual_scalar (the configuration constraints in another scalar)",
+        })
+    }
+
     /// The Jacobian-vector product `out = (d rhs / d state) v` at `(t, state)`, for implicit
     /// integrators and linearization.
     ///

@@ -40,6 +40,8 @@ struct HessianWork {
     z: Vec<HyperDual64>,
     f: Vec<HyperDual64>,
     g: Vec<HyperDual64>,
+    /// The configuration constraints' residual.
+    c: Vec<HyperDual64>,
     /// The weights of `f` at every point.
     w: Vec<f64>,
     error: Option<Error>,
@@ -67,6 +69,8 @@ pub(crate) struct Weights<'a> {
     pub running: f64,
     pub path: &'a [f64],
     pub terminal: f64,
+    /// The configuration constraints' multipliers (nodes only).
+    pub conf: &'a [f64],
 }
 
 /// One point's second derivative `(a, b)` of the weighted sum of its terms, its variables
@@ -82,7 +86,7 @@ fn second<M: Model, C: Cost, P: PathConstraint>(
 ) -> Result<f64, Error> {
     let l = &program.layout;
     let dim = l.dim;
-    let HessianWork { z: zh, f, g, .. } = work;
+    let HessianWork { z: zh, f, g, c, .. } = work;
     let th = seed(zh, z, span, a, b);
     let t = HyperDual64::from(l.t0) + th * l.tau(p);
     let h = th * (1.0 / l.intervals() as f64);
@@ -108,6 +112,17 @@ fn second<M: Model, C: Cost, P: PathConstraint>(
             .map(|(w, v)| w * v.eps1eps2)
             .sum::<f64>();
     }
+    if wt.conf.iter().any(|w| *w != 0.0) {
+        program
+            .model
+            .configuration_residual_scalar(t, &xh[..l.nq], c)?;
+        total += wt
+            .conf
+            .iter()
+            .zip(c.iter())
+            .map(|(w, v)| w * v.eps1eps2)
+            .sum::<f64>();
+    }
     if wt.terminal != 0.0 && (a < dim || a == l.nz()) && (b < dim || b == l.nz()) {
         total += wt.terminal * program.cost.terminal(t, xh).eps1eps2;
     }
@@ -130,6 +145,7 @@ impl HessianPlan {
             z: vec![HyperDual64::from(0.0); nz],
             f: vec![HyperDual64::from(0.0); dim],
             g: vec![HyperDual64::from(0.0); l.np],
+            c: vec![HyperDual64::from(0.0); l.ncc],
             w: vec![0.0; l.points() * dim],
             error: None,
         };
@@ -149,10 +165,12 @@ impl HessianPlan {
             let span = span0 * (1.0 + 0.2 * probe.next());
             let wf: Vec<f64> = (0..dim).map(|_| probe.next() + 2.0).collect();
             let wp: Vec<f64> = (0..l.np).map(|_| probe.next() + 2.0).collect();
+            let wc: Vec<f64> = (0..l.ncc).map(|_| probe.next() + 2.0).collect();
             let wt = Weights {
                 f: &wf,
                 running: 1.0,
                 path: &wp,
+                conf: &wc,
                 terminal: if program.has_terminal { 1.0 } else { 0.0 },
             };
             let mut failed = false;
@@ -234,17 +252,18 @@ impl HessianPlan {
                         continue;
                     }
                     let p = pts[which];
-                    for i in 0..dim {
-                        w[p * dim + i] += lambda[row + i] * beta;
+                    for (r, &i) in l.integrated.iter().enumerate() {
+                        w[p * dim + i] += lambda[row + r] * beta;
                     }
                 }
-                row += dim;
+                row += l.integrated.len();
             }
         }
         let path_at = |k: usize| {
-            let start = l.defect_rows() + k * (l.ncc + l.np) + l.ncc;
+            let start = l.path_row(k);
             &lambda[start..start + l.np]
         };
+        let conf_at = |p: usize| l.conf_row(p).map(|start| &lambda[start..start + l.ncc]);
         let none: &[f64] = &[];
         let mut n = 0;
         let mut ok = true;
@@ -259,6 +278,7 @@ impl HessianPlan {
                 } else {
                     none
                 },
+                conf: conf_at(p).unwrap_or(none),
                 terminal: if program.has_terminal && p + 1 == l.nodes {
                     sigma
                 } else {

@@ -1,4 +1,13 @@
 //! Where the program's variables and constraints are, and the times of its points.
+//!
+//! Constraint rows: the defects of every interval, block by block, for the *integrated*
+//! state components only; then the configuration constraints at every point that has
+//! them; then the path constraints at every node. A coordinate the configuration
+//! constraints solve for (`CONFIGURATION_COORDINATES`) has no defect rows: the
+//! constraints at every point fix it, and its defects as well would over-determine it
+//! (the discretized dynamics keep the constraints only to the scheme's order).
+
+use alloc::vec::Vec;
 
 use super::scheme::Scheme;
 
@@ -14,10 +23,16 @@ pub(crate) struct Layout {
     pub dim: usize,
     pub nu: usize,
     pub nq: usize,
-    /// Configuration constraints per node.
+    /// Configuration constraints per point that has them.
     pub ncc: usize,
     /// Path constraint values per node.
     pub np: usize,
+    /// The state components with defect rows (all but the solved coordinates).
+    pub integrated: Vec<usize>,
+    /// For each point, the index of its configuration constraints' block among those
+    /// that have one (`None`: none there; the first or last node when the conditions
+    /// fix every coordinate, where the rows would be constants).
+    pub conf_block: Vec<Option<usize>>,
 }
 
 impl Layout {
@@ -50,10 +65,22 @@ impl Layout {
         self.nodes - 1
     }
     pub fn defect_rows(&self) -> usize {
-        self.intervals() * self.scheme.defect_blocks().len() * self.dim
+        self.intervals() * self.scheme.defect_blocks().len() * self.integrated.len()
+    }
+    /// How many points have configuration constraints.
+    pub fn conf_points(&self) -> usize {
+        self.conf_block.iter().flatten().count()
+    }
+    /// The first configuration constraint row of point `p`, if it has them.
+    pub fn conf_row(&self, p: usize) -> Option<usize> {
+        self.conf_block[p].map(|b| self.defect_rows() + b * self.ncc)
+    }
+    /// The first path constraint row of node `k`.
+    pub fn path_row(&self, k: usize) -> usize {
+        self.defect_rows() + self.conf_points() * self.ncc + k * self.np
     }
     pub fn constraints(&self) -> usize {
-        self.defect_rows() + self.nodes * (self.ncc + self.np)
+        self.path_row(self.nodes)
     }
     /// The node spacing for the duration `span`.
     pub fn h(&self, span: f64) -> f64 {

@@ -15,9 +15,10 @@
 //!
 //! With `N` nodes `t_k = t_0 + k h`, `h = T / (N - 1)`, the unknowns are the states and
 //! inputs at the nodes (and the interval midpoints for Hermite–Simpson); the constraints
-//! are the scheme's defects (see [`Scheme`]), the model's configuration constraints at
-//! every node, the path constraints at every node, and the bounds (initial and final
-//! conditions are fixed bounds). The objective is the input effort and the [`Cost`]'s
+//! are the scheme's defects (see [`Scheme`]) of every state but the coordinates the
+//! configuration constraints solve for, the configuration constraints at every point, the
+//! path constraints at every node, and the bounds (initial and final conditions are fixed
+//! bounds). The objective is the input effort and the [`Cost`]'s
 //! running term by the scheme's quadrature, plus its terminal term.
 //!
 //! # Derivatives

@@ -158,9 +158,9 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
 
     /// A free final time: the duration is a variable within `[lo, hi]` (`0 < lo <= hi`),
     /// its guess the duration given by [`Problem::duration`] (clamped). The model's
-    /// equations are differentiated in time through [`Model::rhs_u_scalar`] (generated
-    /// models have it); models with configuration constraints cannot have it yet
-    /// ([`Error::NotAvailable`]).
+    /// equations (and configuration constraints) are differentiated in time through
+    /// [`Model::rhs_u_scalar`] and [`Model::configuration_residual_scalar`] (generated
+    /// models have them; [`Error::NotAvailable`] otherwise).
     pub fn free_duration(mut self, lo: f64, hi: f64) -> Self {
         if !(lo > 0.0 && lo <= hi && hi.is_finite()) {
             self.note(Error::InvalidOptions(format!(
@@ -483,10 +483,12 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             let x = vec![crate::__private::Dual::default(); M::DIM];
             let u = vec![crate::__private::Dual::default(); M::NU];
             let t = crate::__private::Dual::new(self.t0, 1.0);
-            if layout.ncc > 0 {
-                return Err(Error::NotAvailable {
-                    what: "a free final time with configuration constraints",
-                });
+            let mut c = vec![crate::__private::Dual::default(); layout.ncc];
+            if let Err(e @ Error::NotAvailable { .. }) =
+                self.model
+                    .configuration_residual_scalar(t, &x[..M::NQ], &mut c)
+            {
+                return Err(e);
             }
             if let Err(e @ Error::NotAvailable { .. }) = self.model.rhs_u_scalar(t, &x, &u, &mut f)
             {
@@ -522,14 +524,13 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             Some(plan) => plan,
             None => match self.hessian {
                 Hessian::LimitedMemory => None,
-                Hessian::Auto | Hessian::Exact if program.layout.ncc > 0 => None,
                 Hessian::Auto | Hessian::Exact => HessianPlan::probe(&program, &program.start),
             },
         };
         if hessian.is_none() && self.hessian == Hessian::Exact {
             return Err(Error::NotAvailable {
-                what: "the exact Hessian (the model has no equations in another scalar, \
-                       or configuration constraints)",
+                what: "the exact Hessian (the model has no equations, or configuration \
+                       constraints, in another scalar)",
             });
         }
         let mut options = self.options.clone();
@@ -591,8 +592,9 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
 
     /// Compares the program's exact derivatives with central differences at the initial
     /// guess moved by a fixed pseudo-random step (Ipopt's `derivative_test`): the largest
-    /// difference of an entry of the constraints' Jacobian or of the objective's gradient,
-    /// relative to `1 +` the entry's size. About `1e-6` or less when the model, the cost and
+    /// difference of an entry of the constraints' Jacobian, of the objective's gradient or
+    /// (where the solve would have it exactly) of the Lagrangian's Hessian at
+    /// pseudo-random multipliers, relative to `1 +` the entry's size. About `1e-6` or less when the model, the cost and
     /// the path constraints are differentiable there; a diagnostic, never used by
     /// [`Problem::solve`].
     ///
@@ -667,6 +669,63 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             }
             let fd = (fp - fm) / (2.0 * step);
             worst = worst.max((fd - grad[j]).abs() / (1.0 + grad[j].abs()));
+        }
+        // the Hessian of the Lagrangian (exact where the solve would have it) against
+        // central differences of its gradient, at pseudo-random multipliers
+        let hessian = match self.hessian {
+            Hessian::LimitedMemory => None,
+            Hessian::Auto | Hessian::Exact => HessianPlan::probe(&program, &x),
+        };
+        if let Some(plan) = hessian {
+            let lambda: Vec<f64> = (0..m).map(|_| probe.next()).collect();
+            let sigma = 0.7;
+            let (hr, hc) = plan.structure(&program.layout);
+            let mut hv = vec![0.0; hr.len()];
+            if !plan.values(&program, &x, sigma, &lambda, &mut hv) {
+                return Err(plan.take_error().unwrap_or(Error::NotAvailable {
+                    what: "the program's Hessian at the guess",
+                }));
+            }
+            let mut h = vec![0.0; n * n];
+            for ((r, c), v) in hr.iter().zip(&hc).zip(&hv) {
+                h[r * n + c] += v;
+                if r != c {
+                    h[c * n + r] += v;
+                }
+            }
+            let mut lagrangian_gradient = |x: &[f64], out: &mut [f64]| -> bool {
+                program.gradient(x, out);
+                for o in out.iter_mut() {
+                    *o *= sigma;
+                }
+                if !program.jacobian_values(x, &mut vals) {
+                    return false;
+                }
+                for ((r, c), v) in rows.iter().zip(&cols).zip(&vals) {
+                    out[*c] += lambda[*r] * v;
+                }
+                true
+            };
+            let (mut lp, mut lm) = (vec![0.0; n], vec![0.0; n]);
+            for j in 0..n {
+                let step = 1e-6 * (1.0 + x[j].abs());
+                let keep = x[j];
+                x[j] = keep + step;
+                let ok_p = lagrangian_gradient(&x, &mut lp);
+                x[j] = keep - step;
+                let ok_m = lagrangian_gradient(&x, &mut lm);
+                x[j] = keep;
+                if !(ok_p && ok_m) {
+                    return Err(program.take_error().unwrap_or(Error::NotAvailable {
+                        what: "the program's Jacobian near the guess",
+                    }));
+                }
+                for i in 0..n {
+                    let fd = (lp[i] - lm[i]) / (2.0 * step);
+                    let exact = h[i * n + j];
+                    worst = worst.max((fd - exact).abs() / (1.0 + exact.abs()));
+                }
+            }
         }
         Ok(worst)
     }
@@ -743,7 +802,38 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             nq: M::NQ,
             ncc: M::CONFIGURATION_CONSTRAINTS.len(),
             np: self.path.len(),
+            integrated: (0..M::DIM)
+                .filter(|&i| {
+                    i >= M::NQ || !M::CONFIGURATION_COORDINATES.contains(&M::COORDINATES[i])
+                })
+                .collect(),
+            conf_block: self.conf_blocks(),
         }
+    }
+
+    /// Which points have configuration constraint rows: every point, but the first
+    /// (last) node when the initial (final) conditions fix every coordinate, where the
+    /// rows would be constants (`check_conditions` checks them instead).
+    fn conf_blocks(&self) -> Vec<Option<usize>> {
+        let points = if self.scheme.has_midpoints() {
+            2 * self.nodes - 1
+        } else {
+            self.nodes
+        };
+        let mut next = 0;
+        (0..points)
+            .map(|p| {
+                let fixed = |c: &[Option<f64>]| c[..M::NQ].iter().all(Option::is_some);
+                let constant = (p == 0 && fixed(&self.initial))
+                    || (p + 1 == self.nodes && fixed(&self.terminal));
+                if M::CONFIGURATION_CONSTRAINTS.is_empty() || constant {
+                    None
+                } else {
+                    next += 1;
+                    Some(next - 1)
+                }
+            })
+            .collect()
     }
 
     /// Starts the problem at `(t, state)` with the guess `guess` (model predictive
@@ -781,8 +871,28 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         &self.input_bounds
     }
 
-    /// Conditions within the bounds.
+    /// Conditions within the bounds, and a configuration the conditions fix whole on the
+    /// configuration constraints.
     fn check_conditions(&self) -> Result<(), Error> {
+        if !M::CONFIGURATION_CONSTRAINTS.is_empty() {
+            for (which, cond, t) in [
+                ("initial", &self.initial, self.t0),
+                ("final", &self.terminal, self.t0 + self.duration),
+            ] {
+                let q: Option<Vec<f64>> = cond[..M::NQ].iter().copied().collect();
+                if let Some(q) = q {
+                    let mut r = vec![0.0; M::CONFIGURATION_CONSTRAINTS.len()];
+                    self.model.configuration_residual(t, &q, &mut r)?;
+                    let worst = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                    if worst > 1e-8 * (1.0 + q.iter().fold(0.0f64, |m, v| m.max(v.abs()))) {
+                        return Err(Error::InvalidOptions(format!(
+                            "the {which} configuration {q:?} is off the configuration \
+                             constraints (residual {worst:e})"
+                        )));
+                    }
+                }
+            }
+        }
         let names: Vec<&str> = M::COORDINATES.iter().chain(M::SPEEDS).copied().collect();
         for (which, cond) in [("initial", &self.initial), ("final", &self.terminal)] {
             for (i, c) in cond.iter().enumerate() {
@@ -933,11 +1043,10 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// Defects and configuration constraints are equalities; path constraints take their
     /// bounds.
     fn constraint_bounds(&self, l: &Layout) -> (Vec<f64>, Vec<f64>) {
-        let mut lo = vec![0.0; l.defect_rows()];
-        let mut hi = vec![0.0; l.defect_rows()];
+        let equalities = l.defect_rows() + l.conf_points() * l.ncc;
+        let mut lo = vec![0.0; equalities];
+        let mut hi = vec![0.0; equalities];
         for _ in 0..l.nodes {
-            lo.extend(core::iter::repeat_n(0.0, l.ncc));
-            hi.extend(core::iter::repeat_n(0.0, l.ncc));
             lo.extend(&self.path_bounds.0);
             hi.extend(&self.path_bounds.1);
         }
@@ -953,8 +1062,8 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Hessian {
-    /// Exact where the model allows it (its equations in any scalar, no configuration
-    /// constraints), L-BFGS otherwise.
+    /// Exact where the model allows it (its equations and configuration constraints in
+    /// any scalar: every generated model), L-BFGS otherwise.
     #[default]
     Auto,
     /// Exact, or [`Error::NotAvailable`] from [`Problem::solve`].

@@ -43,9 +43,11 @@ struct Work {
     b: Vec<f64>,
     /// The configuration constraints' Jacobian at one node.
     cjac: Vec<f64>,
-    /// A point's variables in dual numbers, and the path constraints' values.
+    /// A point's variables in dual numbers, the path constraints' and the configuration
+    /// constraints' values.
     zd: Vec<Dual>,
     gd: Vec<Dual>,
+    cd: Vec<Dual>,
     /// The variables the cached `f` and `jac` belong to (`None`: none yet).
     f_at: Option<Vec<f64>>,
     jac_at: Option<Vec<f64>>,
@@ -105,6 +107,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             cjac: vec![0.0; layout.ncc * layout.nq],
             zd: vec![Dual::default(); nz],
             gd: vec![Dual::default(); layout.np],
+            cd: vec![Dual::default(); layout.ncc],
             f_at: None,
             jac_at: None,
             error: None,
@@ -307,37 +310,43 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             return false;
         }
         let blocks = l.scheme.defect_blocks();
+        let nd = l.integrated.len();
         let mut row = 0;
         for k in 0..l.intervals() {
             let pts = l.interval_points(k);
             for blk in blocks {
-                let out = &mut g[row..row + dim];
+                let out = &mut g[row..row + nd];
                 out.fill(0.0);
                 for &(which, alpha, beta) in blk.iter() {
                     let p = pts[which];
                     let xs = &x[p * nz..p * nz + dim];
                     let f = &w.f[p * dim..(p + 1) * dim];
-                    for i in 0..dim {
-                        out[i] += alpha * xs[i] + beta * h * f[i];
+                    for (o, &i) in out.iter_mut().zip(&l.integrated) {
+                        *o += alpha * xs[i] + beta * h * f[i];
                     }
                 }
-                row += dim;
+                row += nd;
             }
         }
-        for k in 0..l.nodes {
-            let (xs, us) = self.block(x, k);
-            let t = l.time(k, span);
-            if l.ncc > 0 {
-                let out = &mut g[row..row + l.ncc];
-                if let Err(e) = self.model.configuration_residual(t, &xs[..l.nq], out) {
+        for p in 0..l.points() {
+            if let Some(r) = l.conf_row(p) {
+                let xs = self.block(x, p).0;
+                let out = &mut g[r..r + l.ncc];
+                if let Err(e) = self
+                    .model
+                    .configuration_residual(l.time(p, span), &xs[..l.nq], out)
+                {
                     w.error.get_or_insert(e);
                     return false;
                 }
-                row += l.ncc;
             }
-            if l.np > 0 {
-                self.path.values(t, xs, us, &mut g[row..row + l.np]);
-                row += l.np;
+        }
+        if l.np > 0 {
+            for k in 0..l.nodes {
+                let (xs, us) = self.block(x, k);
+                let r = l.path_row(k);
+                self.path
+                    .values(l.time(k, span), xs, us, &mut g[r..r + l.np]);
             }
         }
         g.iter().all(|v| v.is_finite())
@@ -374,7 +383,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         for k in 0..l.intervals() {
             let pts = l.interval_points(k);
             for blk in blocks {
-                for i in 0..dim {
+                for &i in &l.integrated {
                     let mut d_span = 0.0;
                     for &(which, alpha, beta) in blk.iter() {
                         let p = pts[which];
@@ -398,25 +407,47 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             }
         }
         let per_row = nz + usize::from(l.free);
-        for k in 0..l.nodes {
-            let xs = self.block(x, k).0;
-            let t = l.time(k, span);
-            if l.ncc > 0 {
-                if let Err(e) = self
-                    .model
-                    .configuration_jacobian(t, &xs[..l.nq], &mut w.cjac)
+        for p in 0..l.points() {
+            if l.conf_row(p).is_none() {
+                continue;
+            }
+            let xs = self.block(x, p).0;
+            let t = l.time(p, span);
+            if let Err(e) = self
+                .model
+                .configuration_jacobian(t, &xs[..l.nq], &mut w.cjac)
+            {
+                w.error.get_or_insert(e);
+                return false;
+            }
+            if l.free {
+                // d/dT of c(t0 + tau T, q): the time seeded
+                for (d, &v) in w.zd.iter_mut().zip(&x[p * nz..(p + 1) * nz]) {
+                    *d = Dual::new(v, 0.0);
+                }
+                let td = Dual::new(t, l.tau(p));
+                if let Err(e) =
+                    self.model
+                        .configuration_residual_scalar(td, &w.zd[..l.nq], &mut w.cd)
                 {
                     w.error.get_or_insert(e);
                     return false;
                 }
-                for c in 0..l.ncc {
-                    for j in self.conf_pattern.row(c) {
-                        vals[n] = w.cjac[c * l.nq + j];
-                        n += 1;
-                    }
+            }
+            for c in 0..l.ncc {
+                for j in self.conf_pattern.row(c) {
+                    vals[n] = w.cjac[c * l.nq + j];
+                    n += 1;
+                }
+                if l.free {
+                    vals[n] = w.cd[c].eps;
+                    n += 1;
                 }
             }
-            if l.np > 0 {
+        }
+        if l.np > 0 {
+            for k in 0..l.nodes {
+                let t = l.time(k, span);
                 let z = &x[k * nz..(k + 1) * nz];
                 let td = Dual::new(t, 0.0);
                 // column j of the node's block: one dual pass; entries are row-major
@@ -454,44 +485,47 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
     /// Every structural entry `(row, col)`, in the order of the values.
     fn walk(&self, mut visit: impl FnMut(usize, usize)) {
         let l = &self.layout;
-        let (dim, nz) = (l.dim, l.nz());
+        let nz = l.nz();
         let blocks = l.scheme.defect_blocks();
         let mut row = 0;
         for k in 0..l.intervals() {
             let pts = l.interval_points(k);
             for blk in blocks {
-                for i in 0..dim {
+                for &i in &l.integrated {
                     for &(which, alpha, beta) in blk.iter() {
                         let p = pts[which];
                         for j in self.defect_columns(i, alpha, beta) {
-                            visit(row + i, p * nz + j);
+                            visit(row, p * nz + j);
                         }
                     }
                     if l.free {
-                        visit(row + i, l.t_index());
+                        visit(row, l.t_index());
                     }
+                    row += 1;
                 }
-                row += dim;
+            }
+        }
+        for p in 0..l.points() {
+            let Some(r) = l.conf_row(p) else { continue };
+            for c in 0..l.ncc {
+                for j in self.conf_pattern.row(c) {
+                    visit(r + c, p * nz + j);
+                }
+                if l.free {
+                    visit(r + c, l.t_index());
+                }
             }
         }
         for k in 0..l.nodes {
-            if l.ncc > 0 {
-                for c in 0..l.ncc {
-                    for j in self.conf_pattern.row(c) {
-                        visit(row + c, k * nz + j);
-                    }
-                }
-                row += l.ncc;
-            }
-            for r in 0..l.np {
+            let r = l.path_row(k);
+            for i in 0..l.np {
                 for j in 0..nz {
-                    visit(row + r, k * nz + j);
+                    visit(r + i, k * nz + j);
                 }
                 if l.free {
-                    visit(row + r, l.t_index());
+                    visit(r + i, l.t_index());
                 }
             }
-            row += l.np;
         }
     }
 

@@ -36,3 +36,17 @@ nonholonomic! {
     constraints { dot(y) * cos(theta) - dot(x) * sin(theta) == 0.0; }
     speeds { v = cos(theta) * dot(x) + sin(theta) * dot(y); w = dot(theta); }
 }
+
+nonholonomic! {
+    /// A pendulum in Cartesian coordinates (its length a configuration constraint, `y`
+    /// solved for) pushed along its path by a tangential force `f`.
+    pub struct PushedCartesianPendulum;
+    parameters { m = 1.0, l = 1.5, g = 9.81 }
+    inputs { f }
+    coordinates { x, y }
+    kinetic_energy = 0.5 * m * (dot(x).powi(2) + dot(y).powi(2));
+    potential_energy = m * g * y;
+    forces { x: -f * y / l, y: f * x / l }
+    holonomic(y) { x * x + y * y == l * l; }
+    dependent { y }
+}
