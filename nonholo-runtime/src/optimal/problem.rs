@@ -314,31 +314,10 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// The general objective: `cost.running` integrated by the scheme's quadrature plus
     /// `cost.terminal` at the final node (added to the input effort, if any).
     pub fn cost<C2: Cost>(self, cost: C2) -> Problem<'m, M, C2, P> {
-        Problem {
-            model: self.model,
-            nodes: self.nodes,
-            scheme: self.scheme,
-            t0: self.t0,
-            duration: self.duration,
-            initial: self.initial,
-            terminal: self.terminal,
-            state_bounds: self.state_bounds,
-            input_bounds: self.input_bounds,
-            effort: self.effort,
-            free: self.free,
-            time_weight: self.time_weight,
-            cost,
-            has_running: true,
-            has_terminal: true,
-            path: self.path,
-            path_bounds: self.path_bounds,
-            guess: self.guess,
-            guess_inputs: self.guess_inputs,
-            options: self.options,
-            hessian: self.hessian,
-            structures: core::cell::RefCell::new(None),
-            mistake: self.mistake,
-        }
+        let mut p = self.retype(|_, path| (cost, path));
+        p.has_running = true;
+        p.has_terminal = true;
+        p
     }
 
     /// Path constraints `lo <= g(t, x, u) <= hi` at every node (`lo`, `hi` of length
@@ -349,7 +328,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         lo: &[f64],
         hi: &[f64],
     ) -> Problem<'m, M, C, P2> {
-        let mut mistake = self.mistake;
+        let mut mistake = self.mistake.clone();
         if lo.len() != path.len() || hi.len() != path.len() {
             mistake.get_or_insert(Error::Dimension {
                 what: "path constraint bounds",
@@ -369,6 +348,19 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                 "path constraint bounds {lo:?} exceed {hi:?}"
             )));
         }
+        let mut p = self.retype(|cost, _| (cost, path));
+        p.path_bounds = (lo.to_vec(), hi.to_vec());
+        p.mistake = mistake;
+        p
+    }
+
+    /// The problem with its cost and path constraints replaced by `f(cost, path)`, every
+    /// other field moved (the builders that change a type parameter).
+    fn retype<C2: Cost, P2: PathConstraint>(
+        self,
+        f: impl FnOnce(C, P) -> (C2, P2),
+    ) -> Problem<'m, M, C2, P2> {
+        let (cost, path) = f(self.cost, self.path);
         Problem {
             model: self.model,
             nodes: self.nodes,
@@ -382,17 +374,17 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             effort: self.effort,
             free: self.free,
             time_weight: self.time_weight,
-            cost: self.cost,
+            cost,
             has_running: self.has_running,
             has_terminal: self.has_terminal,
             path,
-            path_bounds: (lo.to_vec(), hi.to_vec()),
+            path_bounds: self.path_bounds,
             guess: self.guess,
             guess_inputs: self.guess_inputs,
             options: self.options,
             hessian: self.hessian,
             structures: core::cell::RefCell::new(None),
-            mistake,
+            mistake: self.mistake,
         }
     }
 
