@@ -61,6 +61,11 @@ fn seed(zh: &mut [HyperDual64], z: &[f64], span: f64, a: usize, b: usize) -> Hyp
     at(z.len(), span)
 }
 
+/// `sum_i w_i v_i''`: the weighted second derivatives of values.
+fn weighted(w: &[f64], v: &[HyperDual64]) -> f64 {
+    w.iter().zip(v).map(|(w, v)| w * v.eps1eps2).sum()
+}
+
 /// What one point contributes, given its weights: `f`'s (the defects' multipliers times
 /// the blocks' `beta`, without `h`), the running cost's (`sigma` times the quadrature's
 /// units), the path constraints' and the terminal cost's.
@@ -105,23 +110,13 @@ fn second<M: Model, C: Cost, P: PathConstraint>(
     }
     if wt.path.iter().any(|w| *w != 0.0) {
         program.path.values(t, xh, uh, g);
-        total += wt
-            .path
-            .iter()
-            .zip(g.iter())
-            .map(|(w, v)| w * v.eps1eps2)
-            .sum::<f64>();
+        total += weighted(wt.path, g);
     }
     if wt.conf.iter().any(|w| *w != 0.0) {
         program
             .model
             .configuration_residual_scalar(t, &xh[..l.nq], c)?;
-        total += wt
-            .conf
-            .iter()
-            .zip(c.iter())
-            .map(|(w, v)| w * v.eps1eps2)
-            .sum::<f64>();
+        total += weighted(wt.conf, c);
     }
     if wt.terminal != 0.0 && (a < dim || a == l.nz()) && (b < dim || b == l.nz()) {
         total += wt.terminal * program.cost.terminal(t, xh).eps1eps2;

@@ -191,12 +191,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     }
 
     fn set_state(&mut self, state: &[f64], what: &'static str, initial: bool) {
-        if state.len() != M::DIM {
-            self.note(Error::Dimension {
-                what,
-                expected: M::DIM,
-                found: state.len(),
-            });
+        if !self.of_length(state, M::DIM, what) {
             return;
         }
         let target = if initial {
@@ -231,18 +226,25 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
 
     /// All final speeds `z` (length `NZ`).
     pub fn final_speeds(mut self, speeds: &[f64]) -> Self {
-        if speeds.len() != M::NZ {
-            self.note(Error::Dimension {
-                what: "final speeds",
-                expected: M::NZ,
-                found: speeds.len(),
-            });
-            return self;
-        }
-        for (t, &v) in self.terminal[M::NQ..].iter_mut().zip(speeds) {
-            *t = Some(v);
+        if self.of_length(speeds, M::NZ, "final speeds") {
+            for (t, &v) in self.terminal[M::NQ..].iter_mut().zip(speeds) {
+                *t = Some(v);
+            }
         }
         self
+    }
+
+    /// Whether `values` has `expected` entries; notes the mistake if not.
+    fn of_length(&mut self, values: &[f64], expected: usize, what: &'static str) -> bool {
+        let ok = values.len() == expected;
+        if !ok {
+            self.note(Error::Dimension {
+                what,
+                expected,
+                found: values.len(),
+            });
+        }
+        ok
     }
 
     /// `lo <= state <= hi` at every node, for a coordinate or speed by name.
@@ -299,13 +301,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
 
     /// Adds `integral of sum_k w_k u_k^2 dt` to the objective (one weight per input).
     pub fn minimize_input_effort(mut self, weights: &[f64]) -> Self {
-        if weights.len() != M::NU {
-            self.note(Error::Dimension {
-                what: "input effort weights",
-                expected: M::NU,
-                found: weights.len(),
-            });
-        } else {
+        if self.of_length(weights, M::NU, "input effort weights") {
             self.effort = weights.to_vec();
         }
         self
@@ -406,13 +402,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
 
     /// Constant inputs for the initial guess (length `NU`).
     pub fn guess_inputs(mut self, u: &[f64]) -> Self {
-        if u.len() != M::NU {
-            self.note(Error::Dimension {
-                what: "guessed inputs",
-                expected: M::NU,
-                found: u.len(),
-            });
-        } else {
+        if self.of_length(u, M::NU, "guessed inputs") {
             self.guess_inputs = Some(u.to_vec());
         }
         self
