@@ -54,7 +54,9 @@
 //! # Ok::<(), nonholo_runtime::Error>(())
 //! ```
 
+mod assemble;
 mod cost;
+mod diagnostics;
 mod hessian;
 mod layout;
 mod mpc;

@@ -1,0 +1,419 @@
+//! How a [`Problem`] is solved: the checks of its conditions, the program's layout, guess,
+//! bounds and structures (found by probing the model, kept for the next solve), the NLP
+//! solver's run and the [`Solution`].
+
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::cost::{Cost, PathConstraint};
+use super::hessian::HessianPlan;
+use super::layout::Layout;
+use super::nlp::Nlp;
+use super::pattern::{Pattern, Probe};
+use super::problem::{Hessian, Problem, Structures};
+use super::scheme::Scheme;
+use super::solution::Solution;
+use super::transcription::Program;
+
+use crate::{Error, Model, Trajectory};
+
+impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
+    /// Solves the problem.
+    ///
+    /// # Errors
+    /// The first mistake made while stating the problem ([`Error::Dimension`],
+    /// [`Error::UnknownName`], [`Error::InvalidOptions`]: lengths, names, bounds,
+    /// conditions outside the bounds); the model's parameters
+    /// ([`Model::check_parameters`]); [`Error::NotSolved`] when the solver stops without
+    /// an optimum (an infeasible problem, the iteration cap), with its status.
+    pub fn solve(&self) -> Result<Solution, Error> {
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        self.model.check_parameters()?;
+        self.check_conditions()?;
+        if self.time_weight != 0.0 && self.free.is_none() {
+            return Err(Error::InvalidOptions(
+                "minimize_time needs a free final time (free_duration)".into(),
+            ));
+        }
+        let layout = self.layout();
+        if layout.free {
+            let mut f = vec![crate::__private::Dual::default(); M::DIM];
+            let x = vec![crate::__private::Dual::default(); M::DIM];
+            let u = vec![crate::__private::Dual::default(); M::NU];
+            let t = crate::__private::Dual::new(self.t0, 1.0);
+            let mut c = vec![crate::__private::Dual::default(); layout.ncc];
+            if let Err(e @ Error::NotAvailable { .. }) =
+                self.model
+                    .configuration_residual_scalar(t, &x[..M::NQ], &mut c)
+            {
+                return Err(e);
+            }
+            if let Err(e @ Error::NotAvailable { .. }) = self.model.rhs_u_scalar(t, &x, &u, &mut f)
+            {
+                return Err(e);
+            }
+        }
+        let start = self.start(&layout)?;
+        let x_bounds = self.variable_bounds(&layout);
+        let g_bounds = self.constraint_bounds(&layout);
+        let cached = self
+            .structures
+            .borrow_mut()
+            .take()
+            .filter(|s| s.nodes == layout.nodes && s.scheme == layout.scheme);
+        let (patterns, plan) = match cached {
+            Some(s) => (s.patterns, Some(s.plan)),
+            None => (self.patterns(&layout, &start)?, None),
+        };
+        let mut program = Program::new(
+            self.model,
+            &self.cost,
+            &self.path,
+            layout,
+            &self.effort,
+            (self.has_running, self.has_terminal),
+            patterns,
+            x_bounds,
+            g_bounds,
+            start,
+        );
+        program.time_weight = self.time_weight;
+        let hessian = match plan {
+            Some(plan) => plan,
+            None => match self.hessian {
+                Hessian::LimitedMemory => None,
+                Hessian::Auto | Hessian::Exact => HessianPlan::probe(&program, &program.start),
+            },
+        };
+        if hessian.is_none() && self.hessian == Hessian::Exact {
+            return Err(Error::NotAvailable {
+                what: "the exact Hessian (the model has no equations, or configuration \
+                       constraints, in another scalar)",
+            });
+        }
+        let mut options = self.options.clone();
+        options.hessian_approximation_lbfgs = hessian.is_none();
+        let exact = hessian.is_some();
+        let nlp = Nlp { program, hessian };
+        let clock = std::time::Instant::now();
+        let result = ripopt::solve(&nlp, &options);
+        let seconds = clock.elapsed().as_secs_f64();
+        let error = nlp.take_error();
+        let Nlp { program, hessian } = nlp;
+        let violation = program.violation(&result.x);
+        let outside = program.outside_pattern();
+        let (nodes, scheme) = (program.layout.nodes, program.layout.scheme);
+        let layout = program.layout;
+        *self.structures.borrow_mut() = Some(Structures {
+            nodes,
+            scheme,
+            patterns: (program.jac_pattern, program.conf_pattern),
+            plan: hessian,
+        });
+        let solved = matches!(
+            result.status,
+            ripopt::SolveStatus::Optimal | ripopt::SolveStatus::Acceptable
+        );
+        if outside > 0.0 {
+            return Err(Error::NotSolved {
+                status: format!(
+                    "the model's Jacobian has an entry of {outside:e} outside the structure \
+                     found at the probes"
+                ),
+                iterations: result.iterations,
+                objective: result.objective,
+                violation,
+                model: None,
+            });
+        }
+        if !solved {
+            return Err(Error::NotSolved {
+                status: format!("{:?}", result.status),
+                iterations: result.iterations,
+                objective: result.objective,
+                violation,
+                model: error.map(alloc::boxed::Box::new),
+            });
+        }
+        Solution::new::<M>(
+            self.model,
+            &layout,
+            result.x,
+            result.objective,
+            result.status == ripopt::SolveStatus::Optimal,
+            result.iterations,
+            violation,
+            seconds,
+            exact,
+        )
+    }
+
+    pub(super) fn layout(&self) -> Layout {
+        Layout {
+            nodes: self.nodes,
+            scheme: self.scheme,
+            t0: self.t0,
+            duration: match self.free {
+                Some((lo, hi)) => self.duration.clamp(lo, hi),
+                None => self.duration,
+            },
+            free: self.free.is_some(),
+            dim: M::DIM,
+            nu: M::NU,
+            nq: M::NQ,
+            ncc: M::CONFIGURATION_CONSTRAINTS.len(),
+            np: self.path.len(),
+            integrated: (0..M::DIM)
+                .filter(|&i| {
+                    i >= M::NQ || !M::CONFIGURATION_COORDINATES.contains(&M::COORDINATES[i])
+                })
+                .collect(),
+            conf_block: self.conf_blocks(),
+        }
+    }
+
+    /// Which points have configuration constraint rows: every point, but the first
+    /// (last) node when the initial (final) conditions fix every coordinate, where the
+    /// rows would be constants (`check_conditions` checks them instead).
+    pub(super) fn conf_blocks(&self) -> Vec<Option<usize>> {
+        let points = if self.scheme.has_midpoints() {
+            2 * self.nodes - 1
+        } else {
+            self.nodes
+        };
+        let mut next = 0;
+        (0..points)
+            .map(|p| {
+                let fixed = |c: &[Option<f64>]| c[..M::NQ].iter().all(Option::is_some);
+                let constant = (p == 0 && fixed(&self.initial))
+                    || (p + 1 == self.nodes && fixed(&self.terminal));
+                if M::CONFIGURATION_CONSTRAINTS.is_empty() || constant {
+                    None
+                } else {
+                    next += 1;
+                    Some(next - 1)
+                }
+            })
+            .collect()
+    }
+
+    /// Starts the problem at `(t, state)` with the guess `guess` (model predictive
+    /// control's step).
+    pub(crate) fn restart(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        guess: Option<&Trajectory>,
+    ) -> Result<(), Error> {
+        if state.len() != M::DIM {
+            return Err(Error::Dimension {
+                what: "state",
+                expected: M::DIM,
+                found: state.len(),
+            });
+        }
+        self.t0 = t;
+        for (i, v) in self.initial.iter_mut().zip(state) {
+            *i = Some(*v);
+        }
+        if let Some(g) = guess {
+            self.guess = Some(g.clone());
+        }
+        Ok(())
+    }
+
+    /// The scheme.
+    pub(crate) fn scheme_in_use(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The inputs' bounds.
+    pub(crate) fn input_limits(&self) -> &[(f64, f64)] {
+        &self.input_bounds
+    }
+
+    /// Conditions within the bounds, and a configuration the conditions fix whole on the
+    /// configuration constraints.
+    pub(super) fn check_conditions(&self) -> Result<(), Error> {
+        if !M::CONFIGURATION_CONSTRAINTS.is_empty() {
+            for (which, cond, t) in [
+                ("initial", &self.initial, self.t0),
+                ("final", &self.terminal, self.t0 + self.duration),
+            ] {
+                let q: Option<Vec<f64>> = cond[..M::NQ].iter().copied().collect();
+                if let Some(q) = q {
+                    let mut r = vec![0.0; M::CONFIGURATION_CONSTRAINTS.len()];
+                    self.model.configuration_residual(t, &q, &mut r)?;
+                    let worst = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                    if worst > 1e-8 * (1.0 + q.iter().fold(0.0f64, |m, v| m.max(v.abs()))) {
+                        return Err(Error::InvalidOptions(format!(
+                            "the {which} configuration {q:?} is off the configuration \
+                             constraints (residual {worst:e})"
+                        )));
+                    }
+                }
+            }
+        }
+        let names: Vec<&str> = M::COORDINATES.iter().chain(M::SPEEDS).copied().collect();
+        for (which, cond) in [("initial", &self.initial), ("final", &self.terminal)] {
+            for (i, c) in cond.iter().enumerate() {
+                let (lo, hi) = self.state_bounds[i];
+                if let Some(v) = c
+                    && (!v.is_finite() || *v < lo || *v > hi)
+                {
+                    return Err(Error::InvalidOptions(format!(
+                        "the {which} value of `{}` is {v}, outside its bounds [{lo}, {hi}]",
+                        names[i]
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The initial point of the solver: the guess at every point.
+    pub(super) fn start(&self, l: &Layout) -> Result<Vec<f64>, Error> {
+        let (dim, nz) = (l.dim, l.nz());
+        let mut x = vec![0.0; l.points() * nz];
+        let mut state = vec![0.0; dim];
+        for p in 0..l.points() {
+            let t = l.time(p, l.duration);
+            let s = l.tau(p);
+            let z = &mut x[p * nz..(p + 1) * nz];
+            match &self.guess {
+                Some(tr) => {
+                    let (Some(&a), Some((b, _))) = (tr.times().first(), tr.last()) else {
+                        return Err(Error::InvalidOptions(
+                            "the guessed trajectory is empty".into(),
+                        ));
+                    };
+                    tr.at_into(t.clamp(a, b), &mut state)?;
+                    z[..dim].copy_from_slice(&state);
+                    if let Some(i) = tr.times().iter().position(|&ti| ti >= t)
+                        && let Some(u) = tr.input(i)
+                        && u.len() == l.nu
+                    {
+                        z[dim..].copy_from_slice(u);
+                    }
+                }
+                None => {
+                    for (zi, (initial, terminal)) in
+                        z.iter_mut().zip(self.initial.iter().zip(&self.terminal))
+                    {
+                        let a = initial.or(*terminal).unwrap_or(0.0);
+                        let b = terminal.unwrap_or(a);
+                        *zi = a + s * (b - a);
+                    }
+                }
+            }
+            if let Some(u) = &self.guess_inputs {
+                z[dim..].copy_from_slice(u);
+            }
+            // inside the bounds
+            for (v, (lo, hi)) in z
+                .iter_mut()
+                .zip(self.state_bounds.iter().chain(&self.input_bounds))
+            {
+                *v = v.clamp(*lo, *hi);
+            }
+        }
+        if l.free {
+            x.push(l.duration);
+        }
+        Ok(x)
+    }
+
+    /// The structural patterns of the model's Jacobian `[df/dx df/du]` and of its
+    /// configuration constraints' Jacobian: the entries nonzero at any of a few
+    /// pseudo-random points about the guess (an entry of an analytic function that is
+    /// zero at random points is zero everywhere; the solve checks every Jacobian it is
+    /// given against the pattern and fails if one has an entry outside it).
+    pub(super) fn patterns(&self, l: &Layout, start: &[f64]) -> Result<(Pattern, Pattern), Error> {
+        let (dim, nu, nz, nq, ncc) = (l.dim, l.nu, l.nz(), l.nq, l.ncc);
+        let mut jac = Pattern::empty(dim, nz);
+        let mut conf = Pattern::empty(ncc, nq);
+        let (mut a, mut b) = (vec![0.0; dim * dim], vec![0.0; dim * nu]);
+        let mut j = vec![0.0; dim * nz];
+        let mut cj = vec![0.0; ncc * nq];
+        let mut probe = Probe::new();
+        let mut z = vec![0.0; nz];
+        let mut good = 0;
+        let mut last_error = None;
+        for n in 0..12 {
+            if good >= 4 {
+                break;
+            }
+            let p = (n * 7) % l.points();
+            let t = l.time(p, l.duration);
+            for (zi, &s) in z.iter_mut().zip(&start[p * nz..(p + 1) * nz]) {
+                *zi = s + 0.5 * (1.0 + s.abs()) * probe.next();
+            }
+            let (xs, us) = z.split_at(dim);
+            match self.model.jacobians(t, xs, us, &mut a, &mut b) {
+                Ok(()) => {
+                    for i in 0..dim {
+                        j[i * nz..i * nz + dim].copy_from_slice(&a[i * dim..(i + 1) * dim]);
+                        j[i * nz + dim..(i + 1) * nz].copy_from_slice(&b[i * nu..(i + 1) * nu]);
+                    }
+                    jac.add_nonzeros(&j);
+                    if ncc > 0 {
+                        self.model.configuration_jacobian(t, &xs[..nq], &mut cj)?;
+                        conf.add_nonzeros(&cj);
+                    }
+                    good += 1;
+                }
+                Err(e) => last_error = Some(e),
+            }
+        }
+        if good == 0 {
+            return Err(last_error.unwrap_or(Error::NotAvailable {
+                what: "the model's Jacobians about the initial guess",
+            }));
+        }
+        Ok((jac, conf))
+    }
+
+    /// Every variable's bounds: the states' and inputs' bounds, the initial conditions
+    /// at node 0 and the final ones at the last node as fixed values.
+    pub(super) fn variable_bounds(&self, l: &Layout) -> (Vec<f64>, Vec<f64>) {
+        let nz = l.nz();
+        let mut lo = Vec::with_capacity(l.variables());
+        let mut hi = Vec::with_capacity(l.variables());
+        for _ in 0..l.points() {
+            for &(a, b) in self.state_bounds.iter().chain(&self.input_bounds) {
+                lo.push(a);
+                hi.push(b);
+            }
+        }
+        let last = l.nodes - 1;
+        for (node, cond) in [(0, &self.initial), (last, &self.terminal)] {
+            for (i, c) in cond.iter().enumerate() {
+                if let Some(v) = c {
+                    lo[node * nz + i] = *v;
+                    hi[node * nz + i] = *v;
+                }
+            }
+        }
+        if let Some((a, b)) = self.free {
+            lo.push(a);
+            hi.push(b);
+        }
+        (lo, hi)
+    }
+
+    /// Defects and configuration constraints are equalities; path constraints take their
+    /// bounds.
+    pub(super) fn constraint_bounds(&self, l: &Layout) -> (Vec<f64>, Vec<f64>) {
+        let equalities = l.defect_rows() + l.conf_points() * l.ncc;
+        let mut lo = vec![0.0; equalities];
+        let mut hi = vec![0.0; equalities];
+        for _ in 0..l.nodes {
+            lo.extend(&self.path_bounds.0);
+            hi.extend(&self.path_bounds.1);
+        }
+        (lo, hi)
+    }
+}

@@ -1,0 +1,212 @@
+//! Checks of a [`Problem`]'s program: its derivatives against central differences
+//! ([`Problem::derivative_check`]) and its evaluations, for the allocation count.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::cost::{Cost, PathConstraint};
+use super::hessian::HessianPlan;
+use super::nlp::Nlp;
+use super::pattern::Probe;
+use super::problem::{Hessian, Problem};
+use super::transcription::Program;
+use crate::{Error, Model};
+
+impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
+    /// Compares the program's exact derivatives with central differences at the initial
+    /// guess moved by a fixed pseudo-random step (Ipopt's `derivative_test`): the largest
+    /// difference of an entry of the constraints' Jacobian, of the objective's gradient or
+    /// (where the solve would have it exactly) of the Lagrangian's Hessian at
+    /// pseudo-random multipliers, relative to `1 +` the entry's size. About `1e-6` or less when the model, the
+    /// cost and the path constraints are differentiable there; a diagnostic, never used by
+    /// [`Problem::solve`].
+    ///
+    /// ```
+    /// use nonholo_runtime::optimal::Problem;
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// let osc = ForcedOscillator { m: 1.0, k: 4.0 };
+    /// let p = Problem::new(&osc, 5).initial_state(&[0.0, 0.0]).minimize_input_effort(&[1.0]);
+    /// assert!(p.derivative_check()? < 1e-6);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn derivative_check(&self) -> Result<f64, Error> {
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        let layout = self.layout();
+        let mut x = self.start(&layout)?;
+        let mut probe = Probe::new();
+        for v in &mut x {
+            *v += 0.1 * probe.next();
+        }
+        let patterns = self.patterns(&layout, &x)?;
+        let program = Program::new(
+            self.model,
+            &self.cost,
+            &self.path,
+            layout,
+            &self.effort,
+            (self.has_running, self.has_terminal),
+            patterns,
+            self.variable_bounds(&self.layout()),
+            self.constraint_bounds(&self.layout()),
+            x.clone(),
+        );
+        let mut program = program;
+        program.time_weight = self.time_weight;
+        let (n, m) = (program.layout.variables(), program.layout.constraints());
+        let (rows, cols) = program.jacobian_structure();
+        let mut vals = vec![0.0; rows.len()];
+        if !program.jacobian_values(&x, &mut vals) {
+            return Err(program.take_error().unwrap_or(Error::NotAvailable {
+                what: "the program's Jacobian at the guess",
+            }));
+        }
+        let mut dense = vec![0.0; m * n];
+        for ((r, c), v) in rows.iter().zip(&cols).zip(&vals) {
+            dense[r * n + c] += v;
+        }
+        let mut grad = vec![0.0; n];
+        program.gradient(&x, &mut grad);
+        let (mut gp, mut gm) = (vec![0.0; m], vec![0.0; m]);
+        let mut worst: f64 = 0.0;
+        for j in 0..n {
+            let step = 1e-6 * (1.0 + x[j].abs());
+            let keep = x[j];
+            x[j] = keep + step;
+            let ok_p = program.constraints(&x, &mut gp);
+            let fp = program.objective(&x);
+            x[j] = keep - step;
+            let ok_m = program.constraints(&x, &mut gm);
+            let fm = program.objective(&x);
+            x[j] = keep;
+            if !(ok_p && ok_m) {
+                return Err(program.take_error().unwrap_or(Error::NotAvailable {
+                    what: "the program's constraints near the guess",
+                }));
+            }
+            for i in 0..m {
+                let fd = (gp[i] - gm[i]) / (2.0 * step);
+                let exact = dense[i * n + j];
+                worst = worst.max((fd - exact).abs() / (1.0 + exact.abs()));
+            }
+            let fd = (fp - fm) / (2.0 * step);
+            worst = worst.max((fd - grad[j]).abs() / (1.0 + grad[j].abs()));
+        }
+        // the Hessian of the Lagrangian (exact where the solve would have it) against
+        // central differences of its gradient, at pseudo-random multipliers
+        let hessian = match self.hessian {
+            Hessian::LimitedMemory => None,
+            Hessian::Auto | Hessian::Exact => HessianPlan::probe(&program, &x),
+        };
+        if let Some(plan) = hessian {
+            let lambda: Vec<f64> = (0..m).map(|_| probe.next()).collect();
+            let sigma = 0.7;
+            let (hr, hc) = plan.structure(&program.layout);
+            let mut hv = vec![0.0; hr.len()];
+            if !plan.values(&program, &x, sigma, &lambda, &mut hv) {
+                return Err(plan.take_error().unwrap_or(Error::NotAvailable {
+                    what: "the program's Hessian at the guess",
+                }));
+            }
+            let mut h = vec![0.0; n * n];
+            for ((r, c), v) in hr.iter().zip(&hc).zip(&hv) {
+                h[r * n + c] += v;
+                if r != c {
+                    h[c * n + r] += v;
+                }
+            }
+            let mut lagrangian_gradient = |x: &[f64], out: &mut [f64]| -> bool {
+                program.gradient(x, out);
+                for o in out.iter_mut() {
+                    *o *= sigma;
+                }
+                if !program.jacobian_values(x, &mut vals) {
+                    return false;
+                }
+                for ((r, c), v) in rows.iter().zip(&cols).zip(&vals) {
+                    out[*c] += lambda[*r] * v;
+                }
+                true
+            };
+            let (mut lp, mut lm) = (vec![0.0; n], vec![0.0; n]);
+            for j in 0..n {
+                let step = 1e-6 * (1.0 + x[j].abs());
+                let keep = x[j];
+                x[j] = keep + step;
+                let ok_p = lagrangian_gradient(&x, &mut lp);
+                x[j] = keep - step;
+                let ok_m = lagrangian_gradient(&x, &mut lm);
+                x[j] = keep;
+                if !(ok_p && ok_m) {
+                    return Err(program.take_error().unwrap_or(Error::NotAvailable {
+                        what: "the program's Jacobian near the guess",
+                    }));
+                }
+                for i in 0..n {
+                    let fd = (lp[i] - lm[i]) / (2.0 * step);
+                    let exact = h[i * n + j];
+                    worst = worst.max((fd - exact).abs() / (1.0 + exact.abs()));
+                }
+            }
+        }
+        Ok(worst)
+    }
+
+    /// Builds the program and evaluates everything the solver asks for (objective,
+    /// gradient, constraints, Jacobian, Hessian) `times` times at points that move: what
+    /// a test counts allocations of (the evaluations' share is the difference between two
+    /// counts). Not part of the API.
+    #[doc(hidden)]
+    pub fn __evaluate(&self, times: usize) -> Result<f64, Error> {
+        use ripopt::NlpProblem;
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        let layout = self.layout();
+        let mut x = self.start(&layout)?;
+        let patterns = self.patterns(&layout, &x)?;
+        let mut program = Program::new(
+            self.model,
+            &self.cost,
+            &self.path,
+            layout,
+            &self.effort,
+            (self.has_running, self.has_terminal),
+            patterns,
+            self.variable_bounds(&self.layout()),
+            self.constraint_bounds(&self.layout()),
+            x.clone(),
+        );
+        program.time_weight = self.time_weight;
+        let hessian = HessianPlan::probe(&program, &program.start);
+        let nlp = Nlp { program, hessian };
+        let (n, m) = (nlp.num_variables(), nlp.num_constraints());
+        let (jr, _) = nlp.jacobian_structure();
+        let (hr, _) = nlp.hessian_structure();
+        let (mut grad, mut g, mut jac, mut hess) = (
+            vec![0.0; n],
+            vec![0.0; m],
+            vec![0.0; jr.len()],
+            vec![0.0; hr.len()],
+        );
+        let lambda = vec![0.5; m];
+        let mut total = 0.0;
+        for i in 0..times {
+            x[i % n] += 1e-3;
+            let mut f = 0.0;
+            let ok = nlp.objective(&x, true, &mut f)
+                & nlp.gradient(&x, false, &mut grad)
+                & nlp.constraints(&x, false, &mut g)
+                & nlp.jacobian_values(&x, false, &mut jac)
+                & (nlp.hessian.is_none() || nlp.hessian_values(&x, false, 1.0, &lambda, &mut hess));
+            if !ok {
+                return Err(nlp.take_error().unwrap_or(Error::NotAvailable {
+                    what: "an evaluation of the program",
+                }));
+            }
+            total += f + g[0] + jac[0] + hess.first().copied().unwrap_or(0.0);
+        }
+        Ok(total)
+    }
+}
