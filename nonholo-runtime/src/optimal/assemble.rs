@@ -57,8 +57,6 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             }
         }
         let start = self.start(&layout)?;
-        let x_bounds = self.variable_bounds(&layout);
-        let g_bounds = self.constraint_bounds(&layout);
         let cached = self
             .structures
             .borrow_mut()
@@ -68,19 +66,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             Some(s) => (s.patterns, Some(s.plan)),
             None => (self.patterns(&layout, &start)?, None),
         };
-        let mut program = Program::new(
-            self.model,
-            &self.cost,
-            &self.path,
-            layout,
-            &self.effort,
-            (self.has_running, self.has_terminal),
-            patterns,
-            x_bounds,
-            g_bounds,
-            start,
-        );
-        program.time_weight = self.time_weight;
+        let program = self.program(layout, patterns, start);
         let hessian = match plan {
             Some(plan) => plan,
             None => match self.hessian {
@@ -149,6 +135,33 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             seconds,
             exact,
         )
+    }
+
+    /// The program of `layout` with the structures `patterns`, starting at `start`.
+    pub(super) fn program(
+        &self,
+        layout: Layout,
+        patterns: (Pattern, Pattern),
+        start: Vec<f64>,
+    ) -> Program<'_, M, C, P> {
+        let bounds = (
+            self.variable_bounds(&layout),
+            self.constraint_bounds(&layout),
+        );
+        let mut program = Program::new(
+            self.model,
+            &self.cost,
+            &self.path,
+            layout,
+            &self.effort,
+            (self.has_running, self.has_terminal),
+            patterns,
+            bounds.0,
+            bounds.1,
+            start,
+        );
+        program.time_weight = self.time_weight;
+        program
     }
 
     pub(super) fn layout(&self) -> Layout {

@@ -9,7 +9,6 @@ use super::hessian::HessianPlan;
 use super::nlp::Nlp;
 use super::pattern::Probe;
 use super::problem::{Hessian, Problem};
-use super::transcription::Program;
 use crate::{Error, Model};
 
 impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
@@ -40,20 +39,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             *v += 0.1 * probe.next();
         }
         let patterns = self.patterns(&layout, &x)?;
-        let program = Program::new(
-            self.model,
-            &self.cost,
-            &self.path,
-            layout,
-            &self.effort,
-            (self.has_running, self.has_terminal),
-            patterns,
-            self.variable_bounds(&self.layout()),
-            self.constraint_bounds(&self.layout()),
-            x.clone(),
-        );
-        let mut program = program;
-        program.time_weight = self.time_weight;
+        let program = self.program(layout, patterns, x.clone());
         let (n, m) = (program.layout.variables(), program.layout.constraints());
         let (rows, cols) = program.jacobian_structure();
         let mut vals = vec![0.0; rows.len()];
@@ -166,19 +152,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         let layout = self.layout();
         let mut x = self.start(&layout)?;
         let patterns = self.patterns(&layout, &x)?;
-        let mut program = Program::new(
-            self.model,
-            &self.cost,
-            &self.path,
-            layout,
-            &self.effort,
-            (self.has_running, self.has_terminal),
-            patterns,
-            self.variable_bounds(&self.layout()),
-            self.constraint_bounds(&self.layout()),
-            x.clone(),
-        );
-        program.time_weight = self.time_weight;
+        let program = self.program(layout, patterns, x.clone());
         let hessian = HessianPlan::probe(&program, &program.start);
         let nlp = Nlp { program, hessian };
         let (n, m) = (nlp.num_variables(), nlp.num_constraints());
