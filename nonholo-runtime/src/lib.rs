@@ -73,14 +73,14 @@ pub mod trajectory;
 #[cfg(feature = "viz")]
 pub mod viz;
 
-pub use contacts::{ContactLoad, Contacts};
+pub use contacts::{ContactEvent, ContactLoad, Contacts};
 pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;
 pub use error::{Error, SimulationError};
 pub use geometry::{Geometry, Rgb, Shape};
 pub use linearize::{eigenvalues, linearize, Linearization, Linearize};
-pub use model::{check_velocities, ContactEvent, Formulation, Model};
+pub use model::{check_velocities, Formulation, Model};
 /// The linear algebra of [`Linearization`] (its matrices are `nalgebra::DMatrix<f64>`).
 pub use nalgebra;
 /// num-dual, whose dual numbers implement [`Scalar`] (feature `dual`).

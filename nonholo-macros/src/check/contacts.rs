@@ -4,76 +4,28 @@
 
 use super::exprs::Allowed;
 use super::input::{scalar, typed, Entries, Input};
-use super::kinematics::Kinematics;
+use super::model3d::{Holonomic, Kinematics, Rolling, Surface};
 use super::types::Ty;
 use crate::dsl::ast::{self, Expr};
-use proc_macro2::Span;
 
-/// The surface that rolls (`surface: ..`, or the thin disk of `radius` and `axis`).
-pub enum Surface {
-    /// `axis: a, radius: r`: a thin disk.
-    Disk { axis: Expr, radius: Expr },
-    /// `surface: torus(R, rc), axis: a`: major radius R about the axle, crown radius rc.
-    Torus {
-        axis: Expr,
-        major: Expr,
-        crown: Expr,
-    },
-    /// `surface: sphere(R)`.
-    Sphere { radius: Expr },
-    /// `surface: ellipsoid(a, b, c)`: semi-axes along the axes of `frame`.
-    Ellipsoid { semi: [Expr; 3] },
-}
-
-impl Surface {
-    /// Whether the surface turns about an axle (a disk, a torus): its rows and loads are
-    /// along and across the rolling direction `axle x up`.
-    pub fn axle(&self) -> Option<&Expr> {
-        match self {
-            Surface::Disk { axis, .. } | Surface::Torus { axis, .. } => Some(axis),
-            Surface::Sphere { .. } | Surface::Ellipsoid { .. } => None,
-        }
+/// Check the contacts and configuration constraints of a model whose frames, points,
+/// bodies, planes and grounds `out` holds, and add them to it.
+pub(super) fn check(
+    k: &Input,
+    rolls: Vec<ast::Rolls>,
+    holonomic: Vec<ast::Holonomic>,
+    out: &mut Kinematics,
+) {
+    for r in rolls {
+        let roll = rolling(k, r, out);
+        out.rolls.push(roll);
+    }
+    for h in holonomic {
+        out.holonomic.push(configuration(k, h));
     }
 }
 
-/// `rolls W on G { .. }`.
-pub struct Rolling {
-    pub span: Span,
-    pub body: usize,
-    pub plane: usize,
-    /// Rolling on uneven ground (`ground G { .. }`) rather than a plane.
-    pub ground: Option<usize>,
-    pub center: Expr,
-    pub surface: Surface,
-    /// The frame the surface is given in (`frame: F`, by default the body's frame), and
-    /// where `frame` was written.
-    pub frame: usize,
-    pub frame_span: Option<Span>,
-    pub contact: Option<Expr>,
-    /// The coordinate the contact-height equation is solved for.
-    pub solve: Option<(usize, Span)>,
-    /// `solve` was given (even if wrong): the height row counts among the constraints.
-    pub height_row: bool,
-    pub lateral: bool,
-    /// `friction: mu`, an expression of the parameters.
-    pub friction: Option<Expr>,
-}
-
-impl Rolling {
-    /// Velocity rows this contact adds (tangent rows, and the height row with `solve`).
-    pub fn rows(&self) -> usize {
-        1 + usize::from(self.lateral) + usize::from(self.height_row)
-    }
-}
-
-/// `holonomic(..) { f == g }`: the equations and the coordinates they are solved for.
-pub struct Holonomic {
-    pub span: Span,
-    pub solve: Vec<usize>,
-    pub equations: Vec<(Expr, Expr, String)>,
-}
-
-pub(super) fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
+fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
     let what = format!("rolls {} on {}", r.wheel, r.plane);
     let keys = [
         "center", "surface", "frame", "axis", "radius", "contact", "solve", "lateral", "friction",
@@ -315,7 +267,7 @@ fn surface(k: &Input, what: &str, s: Expr, e: &mut Entries) -> Surface {
     }
 }
 
-pub(super) fn configuration(k: &Input, h: ast::Holonomic) -> Holonomic {
+fn configuration(k: &Input, h: ast::Holonomic) -> Holonomic {
     let mut solve = Vec::new();
     for q in &h.solve {
         match k.coords.iter().position(|c| c == q) {

@@ -3,10 +3,11 @@
 //! planes, rolling contacts, loads and configuration constraints — names resolved,
 //! entries checked, expressions typed. The maths is in `crate::kinematics`.
 
-use super::contacts;
-pub use super::contacts::{Holonomic, Rolling, Surface};
 use super::exprs::{find_ident, Allowed};
 use super::input::{scalar, typed, Entries, Input};
+pub use super::model3d::{
+    Body, Frame, GroundDef, Kinematics, Load, Particle, Plane, Rolling, Surface,
+};
 use super::names::{Kind, NameTable};
 use super::types::Ty;
 use crate::ctxt::Ctxt;
@@ -14,120 +15,7 @@ use crate::dsl::ast::{self, Expr, Object, Section};
 use proc_macro2::Span;
 use std::collections::HashMap;
 
-impl Kinematics {
-    /// `"W on G"` for every `rolls`, in declaration order (`Contacts::CONTACTS`).
-    pub fn contact_names(&self) -> Vec<String> {
-        self.rolls
-            .iter()
-            .map(|r| {
-                let body = self
-                    .bodies
-                    .get(r.body)
-                    .map_or_else(String::new, |b| b.name.to_string());
-                let on = if r.ground.is_some() {
-                    &self.ground_of
-                } else {
-                    &self.plane_of
-                };
-                let plane = on
-                    .iter()
-                    .find(|(_, i)| Some(**i) == r.ground.or(Some(r.plane)))
-                    .map_or("", |(n, _)| n.as_str());
-                format!("{body} on {plane}")
-            })
-            .collect()
-    }
-}
 use syn::Ident;
-
-/// A frame: `parent.rotate(axis, angle)`; chains of rotations become anonymous frames.
-pub struct Frame {
-    pub name: String,
-    pub parent: Option<usize>,
-    /// 0, 1, 2 for x, y, z.
-    pub axis: usize,
-    pub angle: Expr,
-}
-
-pub struct Body {
-    pub name: Ident,
-    pub frame: usize,
-    pub center: Expr,
-    pub mass: Expr,
-    /// The frame of the inertia's components and (ixx, iyy, izz, ixy, iyz, izx).
-    pub inertia: Option<(usize, Span, Vec<Expr>)>,
-}
-
-pub struct Particle {
-    pub name: Ident,
-    pub point: Expr,
-    pub mass: Expr,
-}
-
-pub struct Plane {
-    pub point: Expr,
-    pub up: Expr,
-}
-
-/// `ground G { height(u, v) = h }`: `h` of `u`, `v` and parameters.
-pub struct GroundDef {
-    pub name: String,
-    pub u: String,
-    pub v: String,
-    pub height: Expr,
-}
-
-/// A force at a point or a torque on a frame (generalized forces by partial velocities).
-pub enum Load {
-    At {
-        point: Expr,
-        force: Expr,
-    },
-    On {
-        frame: usize,
-        torque: Expr,
-        sign: f64,
-    },
-}
-
-#[derive(Default)]
-pub struct Kinematics {
-    /// The shapes of `draw { .. }`, and the objects whose default shapes it hides.
-    pub draw: Vec<super::draw::Draw>,
-    pub hidden: Vec<String>,
-    /// Parents before children.
-    pub frames: Vec<Frame>,
-    pub frame_of: HashMap<String, usize>,
-    /// Declaration order; `None` for the origin.
-    pub points: Vec<(String, Option<Expr>)>,
-    pub bodies: Vec<Body>,
-    pub body_of: HashMap<String, usize>,
-    pub particles: Vec<Particle>,
-    pub planes: Vec<Plane>,
-    pub plane_of: HashMap<String, usize>,
-    pub grounds: Vec<GroundDef>,
-    pub ground_of: HashMap<String, usize>,
-    pub gravity: Option<Expr>,
-    pub rolls: Vec<Rolling>,
-    pub loads: Vec<Load>,
-    pub holonomic: Vec<Holonomic>,
-}
-
-impl Kinematics {
-    pub fn is_empty(&self) -> bool {
-        self.frames.is_empty() && self.points.is_empty() && self.holonomic.is_empty()
-    }
-
-    /// Constraint rows the 3D items add to `constraints { .. }`.
-    pub fn rows(&self) -> usize {
-        self.rolls.iter().map(Rolling::rows).sum::<usize>()
-            + self
-                .holonomic
-                .iter()
-                .map(|h| h.equations.len())
-                .sum::<usize>()
-    }
-}
 
 /// Declare the names of the 3D items (before any expression is checked).
 pub fn declare(
@@ -164,8 +52,6 @@ pub struct Items {
     pub objects: Vec<Object>,
     pub gravity: Option<Section<Expr>>,
     pub grounds: Vec<ast::Ground>,
-    pub rolls: Vec<ast::Rolls>,
-    pub holonomic: Vec<ast::Holonomic>,
 }
 
 pub fn check(k: &Input, items: Items) -> Kinematics {
@@ -175,8 +61,6 @@ pub fn check(k: &Input, items: Items) -> Kinematics {
         objects,
         gravity,
         grounds,
-        rolls,
-        holonomic,
     } = items;
     let mut out = Kinematics::default();
     for g in grounds {
@@ -194,13 +78,6 @@ pub fn check(k: &Input, items: Items) -> Kinematics {
         k.v.expr(&g.value, Allowed::positions("gravity"));
         k.ty.expect(&g.value, Ty::Vector, "gravity");
         out.gravity = Some(g.value);
-    }
-    for r in rolls {
-        let roll = contacts::rolling(k, r, &out);
-        out.rolls.push(roll);
-    }
-    for h in holonomic {
-        out.holonomic.push(contacts::configuration(k, h));
     }
     if no_frames && (!out.points.is_empty() || !out.bodies.is_empty()) {
         let span = out

@@ -8,6 +8,7 @@ mod exprs;
 mod input;
 pub mod kinematics;
 mod loads;
+mod model3d;
 mod names;
 mod parametrization;
 pub mod types;
@@ -101,10 +102,9 @@ pub fn check(m: Model, cx: &Ctxt) -> Option<Checked> {
             objects: m.objects,
             gravity: m.gravity,
             grounds: m.grounds,
-            rolls: m.rolls,
-            holonomic: m.holonomic,
         },
     );
+    contacts::check(&k, m.rolls, m.holonomic, &mut kin);
     let coordinate_forces = loads::forces(&k, &mut kin, m.forces);
     let drawing = draw::draw(
         &k,

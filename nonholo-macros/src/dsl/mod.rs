@@ -1,5 +1,6 @@
 //! Stage 1: the DSL's tokens -> a typed [`ast::Model`] with spans.
 
 pub mod ast;
+mod entries;
 pub mod expr;
 pub mod parse;

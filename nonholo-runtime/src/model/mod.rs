@@ -3,47 +3,15 @@
 //! The trait is here; the fallbacks of its default methods are in `defaults`, and the
 //! checks of layouts, states and velocities in `checks`.
 
-use crate::Error;
+use crate::{ContactEvent, Error};
 
 mod checks;
 mod defaults;
+mod formulation;
 
 pub use checks::{check_state, check_velocities, validate_layout};
 use defaults::{central_difference, check_inputs, jacobians_by_columns};
-
-/// Which derivation produced a model's equations.
-///
-/// All four give the same motion; they differ in the state (what the speeds are) and so in
-/// what an integrator has to watch: with speeds (`GibbsAppell`, `BoltzmannHamel`,
-/// `Voronec`) the velocities `psi(q, z, t)` satisfy the constraints for every `z`, while the
-/// state `[q, dot(q)]` of `Multipliers` can drift off them (see `Options::check_constraints`).
-///
-/// ```
-/// use nonholo_runtime::{Formulation, Model};
-/// # use nonholo_runtime::__private::doc_models::{Skate, SkateLagrange};
-///
-/// fn constraints_by_construction<M: Model>() -> bool {
-///     M::FORMULATION != Formulation::Multipliers
-/// }
-/// // A skate in speeds [v, omega]: dot(q) = [v cos(theta), v sin(theta), omega] never
-/// // slips sideways.
-/// assert_eq!(Skate::FORMULATION, Formulation::GibbsAppell);
-/// assert!(constraints_by_construction::<Skate>());
-/// // The same skate by Lagrange multipliers, state [x, y, theta, dot(x), dot(y), dot(theta)].
-/// assert!(!constraints_by_construction::<SkateLagrange>());
-/// assert_eq!((Skate::NZ, SkateLagrange::NZ), (2, 3));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Formulation {
-    /// Benenti's first method (Gibbs–Appell in explicit form, eqs. 6.3/7.1), state `[q, z]`.
-    GibbsAppell,
-    /// Boltzmann–Hamel with quasi-velocities (Talamucci 2015, eq. 20), state `[q, eta]`.
-    BoltzmannHamel,
-    /// Voronec equations (Talamucci), state `[q, independent dot(q)]`.
-    Voronec,
-    /// Benenti's second method (Lagrange multipliers, eqs. 8.5–8.14), state `[q, dot(q)]`.
-    Multipliers,
-}
+pub use formulation::Formulation;
 
 /// A nonholonomic mechanical system whose equations of motion were derived by
 /// `nonholonomic!`.
@@ -621,27 +589,5 @@ pub trait Model {
     #[doc(hidden)]
     fn __released(&self) -> Option<&dyn crate::__private::Released> {
         None
-    }
-}
-
-/// What a contact guard watches ([`Model::CONTACT_GUARDS`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContactEvent {
-    /// The normal force reaches zero: the wheel would leave the ground.
-    LiftOff,
-    /// The friction needed reaches `mu N`: the wheel would slip.
-    Slip,
-    /// A sliding contact's slip velocity reaches zero and rolling needs no more than
-    /// `mu N`: the wheel grips again.
-    Stick,
-}
-
-impl core::fmt::Display for ContactEvent {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            ContactEvent::LiftOff => "lifts off (its normal force reaches 0)",
-            ContactEvent::Slip => "slips (the friction it needs reaches mu N)",
-            ContactEvent::Stick => "grips again (its slip velocity reaches 0)",
-        })
     }
 }

@@ -10,9 +10,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::drive::Stepper;
 use super::field::Plant;
 use super::options::{Options, UserEvent};
+use super::stepper::Stepper;
 use crate::Error;
 
 /// Consecutive events closer than this (relative to `|t|`, at least 1) count toward a

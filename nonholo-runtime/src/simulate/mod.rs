@@ -35,14 +35,16 @@ mod hybrid;
 mod options;
 mod roots;
 mod sliding;
+mod stepper;
 use diffsol_stepper::{run_diffsol, DiffsolMethod};
 use dop853::Dop853;
 // `Stepper` and `Stop` also for the steppers, which name them through this module.
-use drive::{Drive, Instants, Stepper, Stop};
+use drive::{Drive, Instants};
 use field::{Field, Mode, Plant, VectorField};
 use options::Sampling;
 pub use options::{Method, Options};
 use roots::Roots;
+use stepper::{Stepper, Stop};
 
 /// Integrate `model` from `state0` over the time span `t` with the [`Method`] of `options`.
 ///

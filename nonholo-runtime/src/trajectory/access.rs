@@ -5,6 +5,19 @@ use alloc::vec::Vec;
 use super::{row, Trajectory};
 
 impl Trajectory {
+    /// Number of inputs.
+    ///
+    /// ```
+    /// use nonholo_runtime::Trajectory;
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    ///
+    /// assert_eq!(Trajectory::new::<ForcedOscillator>().nu(), 1);
+    /// assert_eq!(Trajectory::from_names(&["x"], &["v"]).nu(), 0);
+    /// ```
+    pub fn nu(&self) -> usize {
+        self.input_names.len()
+    }
+
     /// Number of samples.
     ///
     /// ```

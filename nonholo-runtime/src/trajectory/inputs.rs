@@ -19,19 +19,6 @@ impl Trajectory {
         &self.input_names
     }
 
-    /// Number of inputs.
-    ///
-    /// ```
-    /// use nonholo_runtime::Trajectory;
-    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
-    ///
-    /// assert_eq!(Trajectory::new::<ForcedOscillator>().nu(), 1);
-    /// assert_eq!(Trajectory::from_names(&["x"], &["v"]).nu(), 0);
-    /// ```
-    pub fn nu(&self) -> usize {
-        self.input_names.len()
-    }
-
     /// The inputs `u` that acted at sample `i` ([`Self::nu`] numbers, empty without
     /// inputs), `None` past the end.
     ///

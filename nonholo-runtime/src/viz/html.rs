@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use super::contacts::ContactTrack;
+use super::contact_track::ContactTrack;
 use super::scene::{Patch, Setup, Track};
 use super::Animation;
 use crate::geometry::Rgb;

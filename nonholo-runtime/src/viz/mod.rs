@@ -67,6 +67,7 @@ use crate::{Error, Geometry, Shape, Trajectory};
 pub use crate::files::plots_dir;
 
 mod camera;
+mod contact_track;
 mod contacts;
 mod encode;
 mod html;
