@@ -1,8 +1,9 @@
 //! Optimal motions (`nonholo::optimal`): the closed-form optimal controls of a driven mass
 //! and a driven oscillator under each scheme, each converging at its order; the optimal
-//! inputs replayed on the continuous model; a skate's sideways parking; bad problems as
-//! errors.
+//! inputs replayed on the continuous model; a skate's sideways parking; the Whipple
+//! bicycle's lane change; bad problems as errors.
 
+use nonholo::models::WhippleBicycle;
 use nonholo::optimal::{Problem, Scheme};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{DrivenMass, DrivenOscillator, SteeredSkate};
@@ -474,4 +475,71 @@ impl nonholo::optimal::Cost for EffortAndTimeCost {
     fn running<S: Scalar>(&self, _t: S, _x: &[S], u: &[S]) -> S {
         u[0] * u[0] + S::from_f64(1.0)
     }
+}
+
+/// The Whipple bicycle's lane change of `examples/bicycle_lane_change.rs`: upright at
+/// 5 m/s, 1 m to the right in 3 s, upright and straight again, least integral of the steer
+/// torque squared, the rider steering only.
+fn lane_change(bike: &WhippleBicycle, nodes: usize) -> Problem<'_, WhippleBicycle> {
+    let mut x0 = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut x0[..8]).unwrap();
+    x0[9] = -5.0 / bike.r_r;
+    let coast = simulate(bike, &x0, 0.0..3.0, &Options::default()).unwrap();
+    let [roll_rate, _, steer_rate] = WhippleBicycle::SPEEDS else {
+        unreachable!()
+    };
+    Problem::new(bike, nodes)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(3.0)
+        .initial_state(&x0)
+        .final_coordinates(&[
+            ("y", 1.0),
+            ("yaw", 0.0),
+            ("roll", 0.0),
+            ("steer", 0.0),
+            (roll_rate, 0.0),
+            (steer_rate, 0.0),
+        ])
+        .input_bounds("t_roll", 0.0, 0.0)
+        .input_bounds("t_rear", 0.0, 0.0)
+        .input_bounds("t_steer", -20.0, 20.0)
+        .minimize_input_effort(&[0.0, 1.0, 0.0])
+        .guess(&coast)
+}
+
+#[test]
+fn a_bicycle_changes_lane_with_least_steer_torque() {
+    let bike = WhippleBicycle::default();
+    // every derivative the solver gets, the exact Hessian's included, against central
+    // differences (on a short grid: the check differentiates every column)
+    assert!(lane_change(&bike, 7).derivative_check().unwrap() < 1e-6);
+    let coarse = lane_change(&bike, 21).solve().unwrap();
+    let fine = lane_change(&bike, 41).solve().unwrap();
+    let mut misses = Vec::new();
+    for (plan, nodes) in [(&coarse, 21), (&fine, 41)] {
+        assert!(plan.exact_hessian() && plan.violation() < 1e-9);
+        let mut r = [0.0];
+        for k in 0..nodes {
+            let x = plan.state(k).unwrap();
+            // the front wheel on the ground at every node (pitch solved), the torque in bounds
+            bike.configuration_residual(0.0, &x[..8], &mut r).unwrap();
+            assert!(r[0].abs() < 1e-9, "node {k}: {}", r[0]);
+            let u = plan.input(k).unwrap();
+            assert!(u[0] == 0.0 && u[2] == 0.0 && u[1].abs() <= 20.0 + 1e-9);
+        }
+        let end = plan.state(nodes - 1).unwrap();
+        assert!((end[1] - 1.0).abs() < 1e-9 && end[2].abs() < 1e-9 && end[3].abs() < 1e-9);
+        // the planned torque on the continuous model lands where the plan ends
+        let mut torque = plan.input_series().unwrap();
+        let x0 = plan.state(0).unwrap();
+        let tight = Options::default().rtol(1e-11).atol(1e-11);
+        let replay = simulate_controlled(&bike, &mut torque, x0, 0.0..3.0, &tight).unwrap();
+        let (_, reached) = replay.last().unwrap();
+        misses.push((reached[1] - end[1]).abs() + reached[2].abs() + reached[3].abs());
+    }
+    // the optimum converges with the nodes (3.1e-3 apart at 21 and 41 nodes), and the
+    // replay's miss falls at Hermite-Simpson's order (1.9e-4 -> 1.4e-5)
+    let change = (coarse.objective() - fine.objective()).abs() / fine.objective();
+    assert!(change < 1e-2, "{} {}", coarse.objective(), fine.objective());
+    assert!(misses[1] < misses[0] / 8.0 && misses[1] < 1e-4, "{misses:?}");
 }
