@@ -150,10 +150,9 @@ fn replayed_optimal_inputs_reach_the_target_within_the_discretization_error() {
     assert!(coarse / fine > 30.0, "{coarse} {fine}");
 }
 
-/// The objective and the nodes' states CasADi + IPOPT found for `problem`
-/// (`bench/python/optimal_results.json`).
-fn casadi_reference(problem: &str) -> (f64, Vec<Vec<f64>>) {
-    let json = include_str!("../../bench/python/optimal_results.json");
+/// The objective and the nodes' states CasADi + IPOPT found for `problem` in `json`
+/// (`bench/python/optimal_results.json` and the like).
+fn casadi_reference(json: &str, problem: &str) -> (f64, Vec<Vec<f64>>) {
     let at = json.find(&format!("\"{problem}\"")).unwrap();
     let rest = &json[at..];
     let number_after = |key: &str| -> (f64, usize) {
@@ -225,7 +224,10 @@ fn a_skate_parks_beside_itself() {
     assert!(sol.violation() < 1e-8);
     // CasADi + IPOPT on the same transcription, nodes, bounds and guess
     // (bench/python/optimal_casadi.py): the same optimum
-    let (objective, states) = casadi_reference("skate_park");
+    let (objective, states) = casadi_reference(
+        include_str!("../../bench/python/optimal_results.json"),
+        "skate_park",
+    );
     assert!(
         (sol.objective() - objective).abs() < 1e-6 * objective,
         "{} {objective}",
@@ -477,6 +479,63 @@ impl nonholo::optimal::Cost for EffortAndTimeCost {
     }
 }
 
+/// The skate's speed along its blade squared, `v^2`: a speed limit as a path constraint.
+struct BladeSpeed;
+impl nonholo::optimal::PathConstraint for BladeSpeed {
+    fn len(&self) -> usize {
+        1
+    }
+    fn values<S: Scalar>(&self, _t: S, x: &[S], _u: &[S], out: &mut [S]) {
+        out[0] = x[3] * x[3];
+    }
+}
+
+#[test]
+fn a_speed_limit_holds_at_every_node() {
+    // the skate's parking of `a_skate_parks_beside_itself`, then again with its speed
+    // held to 0.7 of the fastest the free plan went
+    let skate = SteeredSkate::default();
+    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
+        u[0] = 0.5 * (1.5 * t).cos();
+        u[1] = 0.5 * (0.8 * t).sin();
+    };
+    let guess = simulate_controlled(
+        &skate,
+        &mut wiggle,
+        &[0.0; 5],
+        0.0..4.0,
+        &Options::default(),
+    )
+    .unwrap();
+    let park = || {
+        Problem::new(&skate, 31)
+            .guess(&guess)
+            .scheme(Scheme::HermiteSimpson)
+            .duration(4.0)
+            .initial_state(&[0.0; 5])
+            .final_coordinates(&[("x", 0.0), ("y", 0.5), ("theta", 0.0)])
+            .final_speeds(&[0.0, 0.0])
+            .minimize_input_effort(&[1.0, 1.0])
+    };
+    let free = park().solve().unwrap();
+    let fastest = |sol: &nonholo::optimal::Solution| {
+        (0..31)
+            .map(|k| sol.state(k).unwrap()[3].abs())
+            .fold(0.0, f64::max)
+    };
+    let limit = 0.7 * fastest(&free);
+    let limited = park().path(BladeSpeed, &[0.0], &[limit * limit]);
+    assert!(limited.derivative_check().unwrap() < 1e-6);
+    let sol = limited.solve().unwrap();
+    assert!(sol.violation() < 1e-8);
+    // the limit holds at every node and is reached: the plan is slower and costs more
+    // (v^2 <= limit^2 to the solver's tolerance, 1e-8)
+    let v = fastest(&sol);
+    assert!(v * v <= limit * limit + 1e-8, "{v} {limit}");
+    assert!(fastest(&sol) > limit * (1.0 - 1e-6));
+    assert!(sol.objective() > free.objective() * (1.0 + 1e-3));
+}
+
 /// The Whipple bicycle's lane change of `examples/bicycle_lane_change.rs`: upright at
 /// 5 m/s, 1 m to the right in 3 s, upright and straight again, least integral of the steer
 /// torque squared, the rider steering only.
@@ -515,6 +574,18 @@ fn a_bicycle_changes_lane_with_least_steer_torque() {
     assert!(lane_change(&bike, 7).derivative_check().unwrap() < 1e-6);
     let coarse = lane_change(&bike, 21).solve().unwrap();
     let fine = lane_change(&bike, 41).solve().unwrap();
+    // CasADi + IPOPT on the same transcription with its own derivation of the bicycle
+    // (bench/python/optimal_casadi_bicycle.py): the same optimum
+    let (objective, states) = casadi_reference(
+        include_str!("../../bench/python/optimal_bicycle_results.json"),
+        "lane_change",
+    );
+    assert!((fine.objective() - objective).abs() < 1e-9 * objective);
+    for (k, x) in states.iter().enumerate() {
+        for (a, b) in fine.state(k).unwrap().iter().zip(x) {
+            assert!((a - b).abs() < 1e-8 * (1.0 + b.abs()), "node {k}: {a} {b}");
+        }
+    }
     let mut misses = Vec::new();
     for (plan, nodes) in [(&coarse, 21), (&fine, 41)] {
         assert!(plan.exact_hessian() && plan.violation() < 1e-9);
@@ -541,5 +612,8 @@ fn a_bicycle_changes_lane_with_least_steer_torque() {
     // replay's miss falls at Hermite-Simpson's order (1.9e-4 -> 1.4e-5)
     let change = (coarse.objective() - fine.objective()).abs() / fine.objective();
     assert!(change < 1e-2, "{} {}", coarse.objective(), fine.objective());
-    assert!(misses[1] < misses[0] / 8.0 && misses[1] < 1e-4, "{misses:?}");
+    assert!(
+        misses[1] < misses[0] / 8.0 && misses[1] < 1e-4,
+        "{misses:?}"
+    );
 }
