@@ -107,9 +107,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     #[cfg(feature = "plot")]
     {
         let plots: [(&str, &str, &[&str]); 3] = [
-            ("bicycle_lane_change_lean.svg", "roll and steer (rad)", &["roll", "steer"]),
-            ("bicycle_lane_change_torque.svg", "the steer torque (N m)", &["t_steer"]),
-            ("bicycle_lane_change_path.svg", "y, to the right (m)", &["y"]),
+            (
+                "bicycle_lane_change_lean.svg",
+                "roll and steer (rad)",
+                &["roll", "steer"],
+            ),
+            (
+                "bicycle_lane_change_torque.svg",
+                "the steer torque (N m)",
+                &["t_steer"],
+            ),
+            (
+                "bicycle_lane_change_path.svg",
+                "y, to the right (m)",
+                &["y"],
+            ),
         ];
         for (file, title, columns) in plots {
             let svg = dir.join(file);
@@ -122,7 +134,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     {
         use nonholo::viz::Animation;
         let page = dir.join("bicycle_lane_change.html");
-        let look = Animation::default().title("a lane change at 5 m/s, planned at least steer effort");
+        let look =
+            Animation::default().title("a lane change at 5 m/s, planned at least steer effort");
         replay.animate_html(&bike, &page, &look)?;
         println!("wrote {}", page.display());
     }
