@@ -275,6 +275,8 @@ pub struct ContactTerm {
     pub height: bool,
     /// With `lateral: false`, the contact whose lateral row this one shares.
     pub shares_lateral_with: Option<usize>,
+    /// The surface turns about an axle (a disk, a torus), which `axle` is.
+    pub turns_on_axle: bool,
 }
 
 /// A vector as a sum of per-frame components (frame indices of [`Geometry::joints`]).

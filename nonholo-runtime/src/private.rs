@@ -7,7 +7,9 @@ pub use alloc::vec::Vec;
 pub(crate) mod contact_rows;
 #[doc(hidden)]
 pub mod doc_models;
-pub use contact_rows::{contact_loads, row_multipliers, ContactRows, PER_CONTACT};
+pub use contact_rows::{
+    contact_loads, flat_contact, flat_contact_error, row_multipliers, ContactRows, PER_CONTACT,
+};
 mod dual;
 mod released;
 mod tree_tangents;

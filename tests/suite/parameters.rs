@@ -130,6 +130,33 @@ fn a_disk_lying_flat_is_a_singular_contact_named_not_painleve() {
         }
         other => panic!("not a singular contact: {other}"),
     }
+    // flat to round-off, sliding or starting to roll, spinning: named too, before any
+    // solve that round-off (cos(pi/2) = 6e-17) would let pass
+    let half_pi = core::f64::consts::FRAC_PI_2;
+    for (lean, qd0) in [
+        (half_pi - 1e-12, [3.0, 0.0, 0.0, 0.0, 0.0]),
+        (-half_pi, [3.0, 1.0, 0.0, 0.0, 0.0]),
+        (half_pi, [0.0; 5]),
+        (half_pi + 1e-13, [0.0, 0.0, 0.0, 0.0, 2.0]),
+    ] {
+        let q0 = [0.0, 0.0, 0.0, lean, 0.0];
+        let e = simulate_hybrid(&d, &q0, &qd0, 0.0..1.0, &Options::default())
+            .expect_err("flat")
+            .error;
+        assert!(
+            matches!(e, Error::SingularContact { contact: "disk on slope", t, .. } if t == 0.0),
+            "{lean} {qd0:?}: {e}"
+        );
+    }
+    // its loads: the rolling model's mass matrix is singular there already (to 1e-8 of
+    // flat), a clear error with the time and the state
+    let mut loads = [nonholo::ContactLoad::ZERO];
+    let mut state = vec![0.0; DiskOnSlope::DIM];
+    for off in [0.0, 1e-12, 1e-8] {
+        state[3] = half_pi - off;
+        let e = d.contact_loads(0.0, &state, &[], &mut loads);
+        assert!(matches!(e, Err(Error::SingularMassMatrix { .. })), "{e:?}");
+    }
 }
 
 /// The friction coefficient above which Painlevé's rod cannot slide with its foot moving
@@ -194,4 +221,47 @@ fn painleves_rod_is_named_inside_its_region_and_slides_outside() {
     // and the other way, towards G's side, friction helps: no paradox at any mu
     let towards = slide_rod(&inside, theta, 1.0, 0.01).expect("sliding towards G's side");
     assert!(towards.sliding(0).unwrap()[0]);
+}
+
+nonholonomic! {
+    /// A thin disk whose centre is given by coordinates, its height solved from the
+    /// contact: the contact point follows from the lean (`1 / cos(lean)` in its rows).
+    pub struct FreeDisk;
+    parameters { m = 1.3, r = 0.4, g = 9.81, mu = 0.3 }
+    coordinates { x, y, z, yaw, lean, spin }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw).rotate(x, lean);
+    frame D = L.rotate(y, spin);
+    point C = O + N[x, y, z];
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls disk on ground { center: C, axis: L.y, radius: r, solve: z, friction: mu }
+    dependent { x, y, z }
+}
+
+#[test]
+fn a_free_disk_lying_flat_is_a_singular_contact() {
+    // its contact point, rows and released terms are 0/0 there: the flat contact is
+    // named, not the terms' NaNs
+    let d = FreeDisk::default();
+    let half_pi = core::f64::consts::FRAC_PI_2;
+    for (lean, qd0) in [
+        (half_pi, [3.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+        (half_pi - 1e-12, [3.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+        (half_pi - 1e-12, [0.0; 6]),
+        (half_pi + 1e-13, [0.0, 0.0, 0.0, 0.0, 0.0, 2.0]),
+    ] {
+        let mut q0 = [0.0, 0.0, 0.0, 0.0, lean, 0.0];
+        d.solve_configuration(0.0, &mut q0).unwrap();
+        let e = simulate_hybrid(&d, &q0, &qd0, 0.0..1.0, &Options::default())
+            .expect_err("flat")
+            .error;
+        assert!(
+            matches!(e, Error::SingularContact { contact: "disk on ground", t, .. } if t == 0.0),
+            "{lean} {qd0:?}: {e}"
+        );
+    }
 }

@@ -113,7 +113,7 @@ pub fn items(
     let geo_l = lit_usize(elems.len());
     let specs = ct.contacts.iter().map(|c| {
         let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
-        let height = c.height;
+        let (height, axle) = (c.height, c.turns_on_axle);
         let share = match c.shares_lateral_with {
             Some(j) => {
                 let j = lit_usize(j);
@@ -122,7 +122,7 @@ pub fn items(
             None => quote! { ::core::option::Option::None },
         };
         quote! {
-            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share }
+            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share, axle: #axle }
         }
     });
     let balanced = ct.balanced;
@@ -148,6 +148,9 @@ pub fn items(
                 __wrench[__i] = __x[__i].eps - __applied[__i];
             }
             let __geo: [f64; #geo_l] = [#(#elems),*];
+            if let ::core::option::Option::Some(__c) = ::nonholo::__private::flat_contact(&__CONTACT_ROWS, &__geo) {
+                return ::core::result::Result::Err(::nonholo::__private::flat_contact_error(<Self as ::nonholo::Contacts>::CONTACTS[__c], t, state));
+            }
             ::nonholo::__private::contact_loads(&__CONTACT_ROWS, #balanced, #moments, &__lambda, &__wrench, &__geo, __out)?;
             if !__out.iter().all(|__l| ::nonholo::__private::all_finite(&__l.force)) {
                 return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact loads", t, state: ::nonholo::__private::to_vec(state) });

@@ -79,7 +79,7 @@ pub fn items(m: &Checked, low: &Lowered) -> (TokenStream, TokenStream) {
 
     let specs = ct.contacts.iter().map(|c| {
         let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
-        let height = c.height;
+        let (height, axle) = (c.height, c.turns_on_axle);
         let share = match c.shares_lateral_with {
             Some(j) => {
                 let j = lit_usize(j);
@@ -88,7 +88,7 @@ pub fn items(m: &Checked, low: &Lowered) -> (TokenStream, TokenStream) {
             None => quote! { ::core::option::Option::None },
         };
         quote! {
-            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share }
+            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share, axle: #axle }
         }
     });
     let names = m.kinematics.contact_names();

@@ -280,6 +280,7 @@ impl Lowerer<'_> {
                             .collect(),
                         height: c.height.is_some(),
                         shares_lateral_with: None,
+                        turns_on_axle: w.shape.axle().is_some(),
                     });
                     for (row, text) in c.rows {
                         rows.push((row, text, r.span));

@@ -17,6 +17,35 @@ pub struct ContactRows {
     pub height: bool,
     /// With `lateral: false`: the contact on the same axle whose lateral row it shares.
     pub shares_lateral_with: Option<usize>,
+    /// The surface turns about an axle (a disk, a torus): lying flat, its axle along the
+    /// normal, it has no contact point. (The load axle of a sphere or an ellipsoid is
+    /// only a direction its loads are read in.)
+    pub axle: bool,
+}
+
+/// The first contact with an axle ([`ContactRows::axle`]) lying flat, its axle along the
+/// ground's normal to `1e-9` relative, in the geometry of [`contact_loads`]: where its
+/// contact point, its rows and its loads are not determined (and round-off, `cos(pi/2) =
+/// 6e-17`, would pass them as determined).
+pub fn flat_contact(contacts: &[ContactRows], geometry: &[f64]) -> Option<usize> {
+    (0..contacts.len()).find(|&c| {
+        let (up, axle) = (
+            at(geometry, PER_CONTACT * c + 3),
+            at(geometry, PER_CONTACT * c + 6),
+        );
+        let across = cross(up, axle);
+        contacts[c].axle && libm::sqrt(dot(across, across)) <= 1e-9 * libm::sqrt(dot(axle, axle))
+    })
+}
+
+/// The error of a contact lying flat ([`flat_contact`]).
+pub fn flat_contact_error(contact: &'static str, t: f64, state: &[f64]) -> Error {
+    Error::SingularContact {
+        contact,
+        why: "its axle is along the ground's normal (lying flat): the contact point is not determined",
+        t,
+        state: state.to_vec(),
+    }
 }
 
 /// Entries of the contacts' geometry per contact: point, up, axle, `mu` (NaN without).

@@ -19,7 +19,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::__private::{ContactRows, Released, ReleasedSpec, PER_CONTACT};
+use crate::__private::{
+    flat_contact, flat_contact_error, ContactRows, Released, ReleasedSpec, PER_CONTACT,
+};
 use crate::{ContactLoad, Error};
 
 fn at(x: &[f64], i: usize) -> [f64; 3] {
@@ -452,30 +454,15 @@ impl<'m> Sliding<'m> {
         (solved, balanced)
     }
 
-    /// The error of a pose where even frictionless sliding has no solution: the contact
-    /// whose axle lies along its normal (a disk or torus flat on the ground), else the
-    /// first sliding contact.
+    /// The error of a pose where even frictionless sliding has no solution (a contact
+    /// lying flat is named before: [`flat_contact`]): the first sliding contact.
     fn singular_pose(&self, t: f64, sliding: &[bool], state: Vec<f64>) -> Error {
         let spec = self.spec;
-        let k = spec.contacts.len();
-        let flat = (0..k).find(|&c| {
-            let (up, axle) = (self.geo(c, 3), self.geo(c, 6));
-            let across = norm(cross(up, axle));
-            across <= 1e-9 * norm(axle).max(1e-300)
-        });
-        match flat {
-            Some(c) => Error::SingularContact {
-                contact: spec.names[c],
-                why: "its axle is along the ground's normal (lying flat): the contact point is not determined",
-                t,
-                state,
-            },
-            None => Error::SingularContact {
-                contact: spec.names[sliding.iter().position(|s| *s).unwrap_or(0)],
-                why: "no motion of the bodies satisfies the rows that stay on, even without friction (rows that depend on each other, or no mass to move)",
-                t,
-                state,
-            },
+        Error::SingularContact {
+            contact: spec.names[sliding.iter().position(|s| *s).unwrap_or(0)],
+            why: "no motion of the bodies satisfies the rows that stay on, even without friction (rows that depend on each other, or no mass to move)",
+            t,
+            state,
         }
     }
 
@@ -492,6 +479,15 @@ impl<'m> Sliding<'m> {
         let spec = self.spec;
         let (nq, nc) = (spec.nq, spec.nc);
         self.model.terms(t, q, qd, u, &mut self.terms)?;
+        // a disk flat on the ground has no contact point: named before its terms' NaNs,
+        // and before any solve that round-off (cos(pi/2) = 6e-17) would let pass
+        if let Some(c) = flat_contact(spec.contacts, &self.terms[self.off[5]..]) {
+            return Err(flat_contact_error(
+                spec.names[c],
+                t,
+                &crate::__private::concat(q, qd),
+            ));
+        }
         if !crate::__private::all_finite(&self.terms) {
             return Err(Error::NonFinite {
                 what: "released model terms",

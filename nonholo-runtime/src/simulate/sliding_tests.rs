@@ -23,6 +23,7 @@ static SPEC: ReleasedSpec = ReleasedSpec {
         rows: &[0, 1],
         height: false,
         shares_lateral_with: None,
+        axle: false,
     }],
     friction: &[true],
     names: &["puck on ground"],
