@@ -6,11 +6,11 @@
 //! `[dP/dt, dL_O/dt]`; the runtime places the forces (`__private::contact_loads`).
 
 use super::bindings::{input_prologue, param_bindings};
-use super::code::{bind_array, ident_for, lit_usize, Layout};
+use super::code::{bind_array, ident_for, lit_usize, Layout, Rendered, Slot};
 use super::render::Num;
 use super::structs;
 use crate::check::Checked;
-use crate::model::Lowered;
+use crate::model::{ContactTerms, Lowered};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -64,24 +64,7 @@ pub fn items(
     bind_array(&mut bf, &syms.qd, &ident_for("__qd"));
     let mut l = Layout::new();
     let applied = l.vec(&ct.applied[..nb]);
-    let per: Vec<_> = ct
-        .contacts
-        .iter()
-        .map(|c| {
-            (
-                l.vec(&c.point),
-                l.vec(&c.up),
-                l.vec(&c.axle),
-                c.friction.map(|mu| l.vec(&[mu])),
-            )
-        })
-        .collect();
-    let rows: Vec<_> = ct
-        .contacts
-        .iter()
-        .flat_map(|c| c.rows.iter().map(|(_, e)| *e).collect::<Vec<_>>())
-        .map(|e| l.vec(&e))
-        .collect();
+    let geometry = Geometry::place(ct, &mut l);
     // the constraints' jacobian C, where the formulation leaves lambda to these rows
     let c_slot = ct.lambda_from_rows.then(|| l.vec(&ct.jacobian));
     let (geo_lets, o) = l.block(g, &bf, "c");
@@ -101,30 +84,9 @@ pub fn items(
     });
     let applied = o.vec(applied);
     let mut elems: Vec<TokenStream> = Vec::new();
-    for (point, up, axle, mu) in &per {
-        for s in [point, up, axle] {
-            elems.extend(o.vec(*s).iter().cloned());
-        }
-        elems.push(mu.map_or_else(|| quote! { f64::NAN }, |s| o.vec(s)[0].clone()));
-    }
-    for s in &rows {
-        elems.extend(o.vec(*s).iter().cloned());
-    }
+    geometry.render(&o, &mut elems);
     let geo_l = lit_usize(elems.len());
-    let specs = ct.contacts.iter().map(|c| {
-        let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
-        let (height, axle) = (c.height, c.turns_on_axle);
-        let share = match c.shares_lateral_with {
-            Some(j) => {
-                let j = lit_usize(j);
-                quote! { ::core::option::Option::Some(#j) }
-            }
-            None => quote! { ::core::option::Option::None },
-        };
-        quote! {
-            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share, axle: #axle }
-        }
-    });
+    let specs = contact_rows(ct);
     let balanced = ct.balanced;
     let generic_name = structs::generic_name(m);
     let dual = quote! { ::nonholo::__private::Dual };
@@ -169,6 +131,72 @@ pub fn items(
         }
     };
     (generic, methods, guards(m, low))
+}
+
+/// Where the contacts' geometry sits in a block: per contact its point, `up`, axle and
+/// `mu` (the runtime's `PER_CONTACT` entries, `NaN` without friction), then every row's
+/// `e` in contact order (`__private::contact_loads` and `Released::terms` read it so).
+pub(super) struct Geometry {
+    per: Vec<(Slot, Slot, Slot, Option<Slot>)>,
+    rows: Vec<Slot>,
+}
+
+impl Geometry {
+    pub(super) fn place(ct: &ContactTerms, l: &mut Layout) -> Geometry {
+        let per = ct
+            .contacts
+            .iter()
+            .map(|c| {
+                (
+                    l.vec(&c.point),
+                    l.vec(&c.up),
+                    l.vec(&c.axle),
+                    c.friction.map(|mu| l.vec(&[mu])),
+                )
+            })
+            .collect();
+        let rows = ct
+            .contacts
+            .iter()
+            .flat_map(|c| c.rows.iter().map(|(_, e)| *e).collect::<Vec<_>>())
+            .map(|e| l.vec(&e))
+            .collect();
+        Geometry { per, rows }
+    }
+
+    /// The entries in order, appended to `elems`.
+    pub(super) fn render(&self, o: &Rendered, elems: &mut Vec<TokenStream>) {
+        for (point, up, axle, mu) in &self.per {
+            for s in [point, up, axle] {
+                elems.extend(o.vec(*s).iter().cloned());
+            }
+            elems.push(mu.map_or_else(|| quote! { f64::NAN }, |s| o.vec(s)[0].clone()));
+        }
+        for s in &self.rows {
+            elems.extend(o.vec(*s).iter().cloned());
+        }
+    }
+}
+
+/// `__private::ContactRows` of every contact, in declaration order.
+pub(super) fn contact_rows(ct: &ContactTerms) -> Vec<TokenStream> {
+    ct.contacts
+        .iter()
+        .map(|c| {
+            let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
+            let (height, axle) = (c.height, c.turns_on_axle);
+            let share = match c.shares_lateral_with {
+                Some(j) => {
+                    let j = lit_usize(j);
+                    quote! { ::core::option::Option::Some(#j) }
+                }
+                None => quote! { ::core::option::Option::None },
+            };
+            quote! {
+                ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share, axle: #axle }
+            }
+        })
+        .collect()
 }
 
 /// `Model::CONTACT_GUARDS` and `Model::contact_guards`: every contact's normal force, then

@@ -6,6 +6,7 @@
 
 use super::bindings::{input_prologue, param_bindings};
 use super::code::{bind_array, ident_for, lit_usize, Layout};
+use super::contacts::{contact_rows, Geometry};
 use super::render::Num;
 use super::structs;
 use crate::check::Checked;
@@ -39,58 +40,20 @@ pub fn items(m: &Checked, low: &Lowered) -> (TokenStream, TokenStream) {
         l.vec(&low.constraints),
         l.vec(&ct.applied[..nb]),
     ];
-    let per: Vec<_> = ct
-        .contacts
-        .iter()
-        .map(|c| {
-            (
-                l.vec(&c.point),
-                l.vec(&c.up),
-                l.vec(&c.axle),
-                c.friction.map(|mu| l.vec(&[mu])),
-            )
-        })
-        .collect();
-    let rows: Vec<_> = ct
-        .contacts
-        .iter()
-        .flat_map(|c| c.rows.iter().map(|(_, e)| *e).collect::<Vec<_>>())
-        .map(|e| l.vec(&e))
-        .collect();
+    let geometry = Geometry::place(ct, &mut l);
     let (lets, o) = l.block(g, &b, "r");
     let mut elems: Vec<TokenStream> = Vec::new();
     for s in slots {
         elems.extend(o.vec(s).iter().cloned());
     }
-    for (point, up, axle, mu) in &per {
-        for s in [point, up, axle] {
-            elems.extend(o.vec(*s).iter().cloned());
-        }
-        elems.push(mu.map_or_else(|| quote! { f64::NAN }, |s| o.vec(s)[0].clone()));
-    }
-    for s in &rows {
-        elems.extend(o.vec(*s).iter().cloned());
-    }
+    geometry.render(&o, &mut elems);
     let len = elems.len();
     let assign = elems.iter().enumerate().map(|(i, e)| {
         let i = lit_usize(i);
         quote! { __o[#i] = #e; }
     });
 
-    let specs = ct.contacts.iter().map(|c| {
-        let rows = c.rows.iter().map(|(r, _)| lit_usize(*r));
-        let (height, axle) = (c.height, c.turns_on_axle);
-        let share = match c.shares_lateral_with {
-            Some(j) => {
-                let j = lit_usize(j);
-                quote! { ::core::option::Option::Some(#j) }
-            }
-            None => quote! { ::core::option::Option::None },
-        };
-        quote! {
-            ::nonholo::__private::ContactRows { rows: &[#(#rows),*], height: #height, shares_lateral_with: #share, axle: #axle }
-        }
-    });
+    let specs = contact_rows(ct);
     let names = m.kinematics.contact_names();
     let friction = ct.contacts.iter().map(|c| c.friction.is_some());
     let velocities = m.coords.iter().map(|c| format!("dot({c})"));
