@@ -413,9 +413,11 @@ impl Lowerer<'_> {
     }
 }
 
-/// A wheel with `lateral: false` shares the lateral row of the wheel on its axle (the
-/// first one with a lateral row whose axle is parallel): the rigid model gives only the
-/// sum of their lateral forces.
+/// A wheel with `lateral: false` shares the lateral row of the wheel on its axle: the
+/// first one with a lateral row whose axle is parallel and whose contact point lies on the
+/// line through this one's along the axle (on a wagon, the other front wheel, not a rear
+/// one), else the first with a parallel axle. The rigid model gives only the sum of their
+/// lateral forces.
 fn share_lateral_rows(
     g: &mut Graph,
     wheels: &[(&Rolling, Wheel)],
@@ -428,15 +430,25 @@ fn share_lateral_rows(
         if wheels[i].1.lateral {
             continue;
         }
-        let a = terms[i].axle;
-        terms[i].shares_lateral_with = (0..terms.len()).find(|j| {
-            let b = terms[*j].axle;
-            *j != i
-                && wheels[*j].1.lateral
-                && crate::kinematics::vector::cross3(g, a, b)
-                    .iter()
-                    .all(|c| probably_zero(g, *c))
+        let (a, p) = (terms[i].axle, terms[i].point);
+        let parallel: Vec<usize> = (0..terms.len())
+            .filter(|&j| {
+                let b = terms[j].axle;
+                j != i
+                    && wheels[j].1.lateral
+                    && crate::kinematics::vector::cross3(g, a, b)
+                        .iter()
+                        .all(|c| probably_zero(g, *c))
+            })
+            .collect();
+        let on_the_axle = parallel.iter().copied().find(|&j| {
+            let q = terms[j].point;
+            let d = [g.sub(q[0], p[0]), g.sub(q[1], p[1]), g.sub(q[2], p[2])];
+            crate::kinematics::vector::cross3(g, d, a)
+                .iter()
+                .all(|c| probably_zero(g, *c))
         });
+        terms[i].shares_lateral_with = on_the_axle.or(parallel.first().copied());
     }
 }
 

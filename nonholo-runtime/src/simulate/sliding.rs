@@ -439,14 +439,38 @@ impl<'m> Sliding<'m> {
             Ok(())
         };
         if balanced.is_ok() && with_balance {
-            let nb = spec.nb;
-            for (i, &c) in self.anchored.iter().enumerate() {
-                let row = nq + ma + i;
-                let g = self.wrench_of(c, self.geo(c, 3));
-                for j in 0..n {
-                    m[row * n + j] = (0..nb).map(|e| g[e] * self.bal[e * n + j]).sum();
+            let (nb, ka) = (spec.nb, self.anchored.len());
+            let modes = self.normal_modes();
+            if modes.null(ka) == 0 {
+                // the balance in least squares: g_c . (bal x - w0) = 0 for each normal
+                for (i, &c) in self.anchored.iter().enumerate() {
+                    let row = nq + ma + i;
+                    let g = self.wrench_of(c, self.geo(c, 3));
+                    for j in 0..n {
+                        m[row * n + j] = (0..nb).map(|e| g[e] * self.bal[e * n + j]).sum();
+                    }
+                    b[row] = (0..nb).map(|e| g[e] * self.w0[e]).sum();
                 }
-                b[row] = (0..nb).map(|e| g[e] * self.w0[e]).sum();
+            } else {
+                // statically indeterminate: the balance along the determined modes' wrenches
+                // G v, and no normal along the null modes (v . N = 0): the least-norm split
+                for (i, mode) in (6 - ka..6).enumerate() {
+                    let row = nq + ma + i;
+                    let v = modes.vectors.column(mode);
+                    m[row * n..(row + 1) * n].fill(0.0);
+                    if mode < modes.first_determined {
+                        for (k, &c) in self.anchored.iter().enumerate() {
+                            m[row * n + self.n_col[c]] = v[k];
+                        }
+                        b[row] = 0.0;
+                    } else {
+                        let w = modes.g * v;
+                        for j in 0..n {
+                            m[row * n + j] = (0..nb).map(|e| w[e] * self.bal[e * n + j]).sum();
+                        }
+                        b[row] = (0..nb).map(|e| w[e] * self.w0[e]).sum();
+                    }
+                }
             }
         }
         let solved = lu_solve(m, b, &mut self.perm[..n], n);

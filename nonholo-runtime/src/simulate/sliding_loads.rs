@@ -191,16 +191,30 @@ impl Sliding<'_> {
                 }
                 b[i] = (0..nb).map(|e| gi[e] * rest[e]).sum();
             }
-            if !lu_solve(m, b, &mut self.perm[..ka], ka) {
-                return Err(Error::NotAvailable {
-                    what: "the normal forces (the Newton-Euler balance could not be solved)",
-                });
+            let mut normals = [0.0; 6];
+            if lu_solve(m, b, &mut self.perm[..ka], ka) {
+                normals[..ka].copy_from_slice(&self.b[..ka]);
+            } else {
+                // indeterminate: the least-norm normals, N = sum over the determined modes
+                // v (v . G^T rest) / value, as `contact_loads` takes them rolling
+                let modes = self.normal_modes();
+                let gtr = modes.g.transpose()
+                    * nalgebra::SVector::<f64, 6>::from_fn(
+                        |e, _| if e < nb { rest[e] } else { 0.0 },
+                    );
+                for i in modes.first_determined..6 {
+                    let v = modes.vectors.column(i);
+                    let along = v.dot(&gtr) / modes.values[i];
+                    for (n, vi) in normals.iter_mut().zip(v.iter()).take(ka) {
+                        *n += along * vi;
+                    }
+                }
             }
             for i in 0..ka {
                 let c = self.anchored[i];
                 let up = self.geo(c, 3);
                 for d in 0..3 {
-                    self.loads[c].force[d] += self.b[i] * up[d];
+                    self.loads[c].force[d] += normals[i] * up[d];
                 }
             }
         }
@@ -275,6 +289,63 @@ impl Sliding<'_> {
 }
 
 /// [`Sliding::wrench_of`] on the raw terms (moments about contact `first`).
+/// The anchored normals' modes: the eigenpairs of `G^T G`, `G`'s columns the wrenches of
+/// unit normals at the anchored contacts (`ka <= 6` of them, moments about the first).
+/// Where `G^T G` is singular the normals are statically indeterminate (four wheels on a
+/// rigid chassis): the balance fixes only their part along the modes of nonzero value, and
+/// the documented split is the least-norm one, nothing along the others.
+pub(super) struct NormalModes {
+    /// `G` (`nb` rows used, padded to 6 by zeros), column `i` the contact `anchored[i]`.
+    pub g: nalgebra::SMatrix<f64, 6, 6>,
+    /// The values, ascending; the first `6 - ka` are the padding's `-1`.
+    pub values: nalgebra::SVector<f64, 6>,
+    /// The modes, column `i` for `values[i]`.
+    pub vectors: nalgebra::SMatrix<f64, 6, 6>,
+    /// The first mode of a nonzero value (past the padding and the null modes).
+    pub first_determined: usize,
+}
+
+impl NormalModes {
+    /// The number of the padding's and of the null modes: none, with determinate normals.
+    pub(super) fn null(&self, ka: usize) -> usize {
+        self.first_determined - (6 - ka)
+    }
+}
+
+impl Sliding<'_> {
+    pub(super) fn normal_modes(&self) -> NormalModes {
+        let (ka, nb) = (self.anchored.len(), self.spec.nb);
+        let mut g = nalgebra::SMatrix::<f64, 6, 6>::zeros();
+        for (i, &c) in self.anchored.iter().enumerate() {
+            let w = self.wrench_of(c, self.geo(c, 3));
+            for e in 0..nb {
+                g[(e, i)] = w[e];
+            }
+        }
+        // the padding's block -1: its modes stay apart from the real ones (all >= 0)
+        let mut gtg = g.transpose() * g;
+        for i in ka..6 {
+            gtg[(i, i)] = -1.0;
+        }
+        let eigen = nalgebra::linalg::SymmetricEigen::new(gtg);
+        let mut order = [0usize, 1, 2, 3, 4, 5];
+        order.sort_by(|&a, &b| eigen.eigenvalues[a].total_cmp(&eigen.eigenvalues[b]));
+        let values = nalgebra::SVector::<f64, 6>::from_fn(|i, _| eigen.eigenvalues[order[i]]);
+        let vectors =
+            nalgebra::SMatrix::<f64, 6, 6>::from_fn(|r, c| eigen.eigenvectors[(r, order[c])]);
+        let largest = values[5].max(0.0);
+        let first_determined = (6 - ka..6)
+            .find(|&i| values[i] > 1e-12 * largest)
+            .unwrap_or(6);
+        NormalModes {
+            g,
+            values,
+            vectors,
+            first_determined,
+        }
+    }
+}
+
 fn wrench_at(terms: &[f64], geo: usize, first: usize, c: usize, f: [f64; 3]) -> [f64; 6] {
     let p0 = at(terms, geo + PER_CONTACT * first);
     let p = at(terms, geo + PER_CONTACT * c);

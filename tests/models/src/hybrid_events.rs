@@ -79,3 +79,45 @@ nonholonomic! {
     rolls rod on ground { surface: sphere(rho), center: A, friction: mu }
     dependent { x, y }
 }
+
+nonholonomic! {
+    /// A wagon: a rigid chassis on two fixed axles (half wheelbase `a`, half track `b`),
+    /// four wheels of radius `r` with friction `mu` (one lateral row per axle, the second
+    /// wheel of each `lateral: false`). z up; `(x, y)` is the chassis' centre on the
+    /// ground, `th` its heading. Rolling, it can only go straight (one speed); its four
+    /// normal forces are statically indeterminate.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Wagon;
+    parameters {
+        r = 0.15, a = 0.5, b = 0.35, h = 0.3,
+        m_c = 20.0, i_cx = 1.0, i_cy = 2.0, i_cz = 2.5,
+        m_w = 1.0, i_wd = 0.006, i_wa = 0.011,
+        g = 9.81, mu = 0.4
+    }
+    coordinates { x, y, th, p_fl, p_fr, p_rl, p_rr }
+    frame N;
+    point O;
+    frame C = N.rotate(z, th);
+    frame FL = C.rotate(y, p_fl);
+    frame FR = C.rotate(y, p_fr);
+    frame RL = C.rotate(y, p_rl);
+    frame RR = C.rotate(y, p_rr);
+    point P = O + N[x, y, 0.0];
+    point G = P + C[0.0, 0.0, h];
+    point W_fl = P + C[a, b, r];
+    point W_fr = P + C[a, -b, r];
+    point W_rl = P + C[-a, b, r];
+    point W_rr = P + C[-a, -b, r];
+    body chassis { frame: C, center: G, mass: m_c, inertia: inertia(C, i_cx, i_cy, i_cz) }
+    body fl { frame: FL, center: W_fl, mass: m_w, inertia: inertia(C, i_wd, i_wa, i_wd) }
+    body fr { frame: FR, center: W_fr, mass: m_w, inertia: inertia(C, i_wd, i_wa, i_wd) }
+    body rl { frame: RL, center: W_rl, mass: m_w, inertia: inertia(C, i_wd, i_wa, i_wd) }
+    body rr { frame: RR, center: W_rr, mass: m_w, inertia: inertia(C, i_wd, i_wa, i_wd) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls fl on ground { center: W_fl, axis: C.y, radius: r, friction: mu }
+    rolls fr on ground { center: W_fr, axis: C.y, radius: r, lateral: false, friction: mu }
+    rolls rl on ground { center: W_rl, axis: C.y, radius: r, friction: mu }
+    rolls rr on ground { center: W_rr, axis: C.y, radius: r, lateral: false, friction: mu }
+    dependent { x, y, th, p_fr, p_rl, p_rr }
+}
