@@ -595,9 +595,12 @@ fn a_wagon_thrown_sideways_slides_on_four_wheels_and_grips_on_four() {
     let weight = (wagon.m_c + 4.0 * wagon.m_w) * g;
     let mut qd0 = [0.0; 7];
     qd0[1] = v0;
-    // (DOP853 and BDF end at the grip with a lift-off of a `lateral: false` wheel, whose
-    // slip velocity, read from its own rows, has no lateral part: not yet right)
-    for method in [Method::Tsit45, Method::Esdirk34] {
+    for method in [
+        Method::Tsit45,
+        Method::Dop853,
+        Method::Bdf,
+        Method::Esdirk34,
+    ] {
         let o = Options::default()
             .method(method)
             .rtol(1e-10)

@@ -186,7 +186,18 @@ pub fn contact_loads(
             }
             atb[i] = a.column(i).dot(&b);
         }
-        let x = match ata.cholesky() {
+        // a factor whose pivots span more than 1e6 (1e12 in A^T A) is round-off's: the
+        // normals are not determined (four wheels on a rigid chassis) and the split is
+        // the least-norm one
+        let determined = |ch: &nalgebra::Cholesky<f64, nalgebra::Const<6>>| {
+            let l = ch.l_dirty();
+            let pivots = (0..n_anchored).map(|i| l[(i, i)]);
+            let (lo, hi) = pivots.fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+                (lo.min(p), hi.max(p))
+            });
+            lo > 1e-6 * hi
+        };
+        let x = match ata.cholesky().filter(determined) {
             Some(ch) => ch.solve(&atb),
             None => {
                 let svd = a.svd(true, true);
