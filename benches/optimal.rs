@@ -22,9 +22,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::{Cost, Hessian, Mpc, PathConstraint, Problem, Scheme};
+use nonholo::optimal::{Cost, Hessian, Mpc, Problem, Scheme};
 use nonholo::prelude::*;
-use nonholo_test_models::optimal::{DrivenOscillator, SteeredSkate};
+use nonholo_test_models::optimal::{lane_change, parking, DrivenOscillator, SteeredSkate};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -68,80 +68,6 @@ impl Cost for FollowLine {
         let ex = x[0] - t * S::from_f64(0.3);
         (ex * ex + x[1] * x[1]) * S::from_f64(50.0)
     }
-}
-
-/// The lane change of `examples/bicycle_lane_change.rs`: upright at 5 m/s, 1 m to the
-/// right in 3 s, least integral of the steer torque squared, the rider steering only.
-fn lane_change(bike: &WhippleBicycle) -> Problem<'_, WhippleBicycle> {
-    let mut x0 = WhippleBicycle::ZERO_STATE;
-    bike.solve_configuration(0.0, &mut x0[..8]).unwrap();
-    x0[9] = -5.0 / bike.r_r;
-    let coast = Options::default().rtol(1e-10).atol(1e-10);
-    let guess = simulate(bike, &x0, 0.0..3.0, &coast).unwrap();
-    let [roll_rate, _, steer_rate] = WhippleBicycle::SPEEDS else {
-        unreachable!()
-    };
-    Problem::new(bike, 41)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(3.0)
-        .initial_state(&x0)
-        .final_coordinates(&[
-            ("y", 1.0),
-            ("yaw", 0.0),
-            ("roll", 0.0),
-            ("steer", 0.0),
-            (roll_rate, 0.0),
-            (steer_rate, 0.0),
-        ])
-        .input_bounds("t_roll", 0.0, 0.0)
-        .input_bounds("t_rear", 0.0, 0.0)
-        .input_bounds("t_steer", -20.0, 20.0)
-        .minimize_input_effort(&[0.0, 1.0, 0.0])
-        .guess(&guess)
-}
-
-/// The parked robots of `examples/robot_parking.rs`: the squared distances of the axle's
-/// midpoint to their centres.
-struct ParkedRobots;
-impl PathConstraint for ParkedRobots {
-    fn len(&self) -> usize {
-        2
-    }
-    fn values<S: Scalar>(&self, _t: S, state: &[S], _u: &[S], out: &mut [S]) {
-        for (o, cx) in out.iter_mut().zip([-0.75, 0.75]) {
-            let dx = state[0] - S::from_f64(cx);
-            let dy = state[1] - S::from_f64(0.6);
-            *o = dx * dx + dy * dy;
-        }
-    }
-}
-
-/// The parallel parking of `examples/robot_parking.rs`.
-fn parking(
-    robot: &DiffDriveRobot,
-) -> Problem<'_, DiffDriveRobot, nonholo::optimal::NoCost, ParkedRobots> {
-    let t_f = 8.0;
-    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
-        let turn = 0.15 * (std::f64::consts::PI * t / t_f * 2.0).sin();
-        u[0] = 0.05 * (std::f64::consts::PI * t / t_f).cos() - turn;
-        u[1] = 0.05 * (std::f64::consts::PI * t / t_f).cos() + turn;
-    };
-    let x0 = [0.0; DiffDriveRobot::DIM];
-    let guess =
-        simulate_controlled(robot, &mut wiggle, &x0, 0.0..t_f, &Options::default()).unwrap();
-    Problem::new(robot, 61)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(t_f)
-        .initial_state(&x0)
-        .final_coordinates(&[("x", 0.0), ("y", 0.6), ("th", 0.0)])
-        .final_speeds(&[0.0, 0.0])
-        .state_bounds("y", -0.5, 0.7)
-        .input_bounds("t_l", -0.5, 0.5)
-        .input_bounds("t_r", -0.5, 0.5)
-        .minimize_input_effort(&[1.0, 1.0])
-        .path(ParkedRobots, &[0.45 * 0.45; 2], &[f64::INFINITY; 2])
-        .guess(&guess)
-        .solver_options(|o| o.mu_strategy_adaptive = true)
 }
 
 fn robot_mpc_run(robot: &DiffDriveRobot) -> (f64, f64, Trajectory) {
@@ -194,7 +120,7 @@ fn optimal(c: &mut Criterion) {
     g.finish();
 
     let bike = WhippleBicycle::default();
-    let p = lane_change(&bike);
+    let p = lane_change(&bike, 41);
     let sol = p.solve().unwrap();
     println!(
         "lane_change: {} iterations, objective {:.14}",

@@ -6,7 +6,7 @@
 use nonholo::models::WhippleBicycle;
 use nonholo::optimal::{Problem, Scheme};
 use nonholo::prelude::*;
-use nonholo_test_models::optimal::{DrivenMass, DrivenOscillator, SteeredSkate};
+use nonholo_test_models::optimal::{lane_change, DrivenMass, DrivenOscillator, SteeredSkate};
 
 /// The rest-to-rest transfer of `x'' + w^2 x = u` from 0 to `big_x` in time `t_f` with
 /// the least integral of `u^2`: `u = a sin(wt) + b cos(wt)` (the costate of the speed
@@ -534,36 +534,6 @@ fn a_speed_limit_holds_at_every_node() {
     assert!(v * v <= limit * limit + 1e-8, "{v} {limit}");
     assert!(fastest(&sol) > limit * (1.0 - 1e-6));
     assert!(sol.objective() > free.objective() * (1.0 + 1e-3));
-}
-
-/// The Whipple bicycle's lane change of `examples/bicycle_lane_change.rs`: upright at
-/// 5 m/s, 1 m to the right in 3 s, upright and straight again, least integral of the steer
-/// torque squared, the rider steering only.
-fn lane_change(bike: &WhippleBicycle, nodes: usize) -> Problem<'_, WhippleBicycle> {
-    let mut x0 = WhippleBicycle::ZERO_STATE;
-    bike.solve_configuration(0.0, &mut x0[..8]).unwrap();
-    x0[9] = -5.0 / bike.r_r;
-    let coast = simulate(bike, &x0, 0.0..3.0, &Options::default()).unwrap();
-    let [roll_rate, _, steer_rate] = WhippleBicycle::SPEEDS else {
-        unreachable!()
-    };
-    Problem::new(bike, nodes)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(3.0)
-        .initial_state(&x0)
-        .final_coordinates(&[
-            ("y", 1.0),
-            ("yaw", 0.0),
-            ("roll", 0.0),
-            ("steer", 0.0),
-            (roll_rate, 0.0),
-            (steer_rate, 0.0),
-        ])
-        .input_bounds("t_roll", 0.0, 0.0)
-        .input_bounds("t_rear", 0.0, 0.0)
-        .input_bounds("t_steer", -20.0, 20.0)
-        .minimize_input_effort(&[0.0, 1.0, 0.0])
-        .guess(&coast)
 }
 
 #[test]

@@ -1,7 +1,11 @@
 //! The models of `optimal`: a driven mass and a driven oscillator (the closed-form optimal
-//! controls) and a skate steered by a push and a torque (a nonholonomic plan).
+//! controls) and a skate steered by a push and a torque (a nonholonomic plan); the
+//! bicycle's lane change and the robot's parking, as the tests and the bench state them.
 
+use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::nonholonomic;
+use nonholo::optimal::{NoCost, PathConstraint, Problem, Scheme};
+use nonholo::prelude::*;
 
 nonholonomic! {
     /// A mass on a line driven by a force: `m x'' = f`.
@@ -49,4 +53,78 @@ nonholonomic! {
     forces { x: -f * y / l, y: f * x / l }
     holonomic(y) { x * x + y * y == l * l; }
     dependent { y }
+}
+
+/// The lane change of `examples/bicycle_lane_change.rs`: upright at 5 m/s, 1 m to the
+/// right in 3 s, upright and straight again, least integral of the steer torque squared,
+/// |steer torque| <= 20 N m, the rider steering only; the guess coasting straight on.
+pub fn lane_change(bike: &WhippleBicycle, nodes: usize) -> Problem<'_, WhippleBicycle> {
+    let mut x0 = WhippleBicycle::ZERO_STATE;
+    bike.solve_configuration(0.0, &mut x0[..8]).unwrap();
+    x0[9] = -5.0 / bike.r_r;
+    let coast = Options::default().rtol(1e-10).atol(1e-10);
+    let guess = simulate(bike, &x0, 0.0..3.0, &coast).unwrap();
+    let [roll_rate, _, steer_rate] = WhippleBicycle::SPEEDS else {
+        unreachable!("the Whipple bicycle has three speeds")
+    };
+    Problem::new(bike, nodes)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(3.0)
+        .initial_state(&x0)
+        .final_coordinates(&[
+            ("y", 1.0),
+            ("yaw", 0.0),
+            ("roll", 0.0),
+            ("steer", 0.0),
+            (roll_rate, 0.0),
+            (steer_rate, 0.0),
+        ])
+        .input_bounds("t_roll", 0.0, 0.0)
+        .input_bounds("t_rear", 0.0, 0.0)
+        .input_bounds("t_steer", -20.0, 20.0)
+        .minimize_input_effort(&[0.0, 1.0, 0.0])
+        .guess(&guess)
+}
+
+/// The parked robots of `examples/robot_parking.rs`: the squared distances of the axle's
+/// midpoint to their centres `(+-0.75, 0.6)`.
+pub struct ParkedRobots;
+
+impl PathConstraint for ParkedRobots {
+    fn len(&self) -> usize {
+        2
+    }
+    fn values<S: Scalar>(&self, _t: S, state: &[S], _u: &[S], out: &mut [S]) {
+        for (o, cx) in out.iter_mut().zip([-0.75, 0.75]) {
+            let dx = state[0] - S::from_f64(cx);
+            let dy = state[1] - S::from_f64(0.6);
+            *o = dx * dx + dy * dy;
+        }
+    }
+}
+
+/// The parallel parking of `examples/robot_parking.rs` (61 nodes, the adaptive barrier).
+pub fn parking(robot: &DiffDriveRobot) -> Problem<'_, DiffDriveRobot, NoCost, ParkedRobots> {
+    let t_f = 8.0;
+    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
+        let turn = 0.15 * (core::f64::consts::PI * t / t_f * 2.0).sin();
+        u[0] = 0.05 * (core::f64::consts::PI * t / t_f).cos() - turn;
+        u[1] = 0.05 * (core::f64::consts::PI * t / t_f).cos() + turn;
+    };
+    let x0 = [0.0; DiffDriveRobot::DIM];
+    let guess =
+        simulate_controlled(robot, &mut wiggle, &x0, 0.0..t_f, &Options::default()).unwrap();
+    Problem::new(robot, 61)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(t_f)
+        .initial_state(&x0)
+        .final_coordinates(&[("x", 0.0), ("y", 0.6), ("th", 0.0)])
+        .final_speeds(&[0.0, 0.0])
+        .state_bounds("y", -0.5, 0.7)
+        .input_bounds("t_l", -0.5, 0.5)
+        .input_bounds("t_r", -0.5, 0.5)
+        .minimize_input_effort(&[1.0, 1.0])
+        .path(ParkedRobots, &[0.45 * 0.45; 2], &[f64::INFINITY; 2])
+        .guess(&guess)
+        .solver_options(|o| o.mu_strategy_adaptive = true)
 }
