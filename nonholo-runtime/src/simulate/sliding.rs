@@ -478,18 +478,6 @@ impl<'m> Sliding<'m> {
         (solved, balanced)
     }
 
-    /// The error of a pose where even frictionless sliding has no solution (a contact
-    /// lying flat is named before: [`flat_contact`]): the first sliding contact.
-    fn singular_pose(&self, t: f64, sliding: &[bool], state: Vec<f64>) -> Error {
-        let spec = self.spec;
-        Error::SingularContact {
-            contact: spec.names[sliding.iter().position(|s| *s).unwrap_or(0)],
-            why: "no motion of the bodies satisfies the rows that stay on, even without friction (rows that depend on each other, or no mass to move)",
-            t,
-            state,
-        }
-    }
-
     /// The terms at `(t, q, dot(q))`, each contact's tangential rows, and the unknown of
     /// each row that stays on with the contacts `sliding`; how many stay on.
     fn prepare(

@@ -10,6 +10,18 @@ use crate::__private::PER_CONTACT;
 use crate::{ContactLoad, Error};
 
 impl Sliding<'_> {
+    /// The error of a pose where even frictionless sliding has no solution (a contact
+    /// lying flat is named before: [`flat_contact`](crate::__private::flat_contact)): the first sliding contact.
+    pub(super) fn singular_pose(&self, t: f64, sliding: &[bool], state: Vec<f64>) -> Error {
+        let spec = self.spec;
+        Error::SingularContact {
+            contact: spec.names[sliding.iter().position(|s| *s).unwrap_or(0)],
+            why: "no motion of the bodies satisfies the rows that stay on, even without friction (rows that depend on each other, or no mass to move)",
+            t,
+            state,
+        }
+    }
+
     /// `[f, (p_c - p_0) x f]` (or `f` alone) of a force `f` at contact `c`, `p_0` the first
     /// anchored contact.
     pub(super) fn wrench_of(&self, c: usize, f: [f64; 3]) -> [f64; 6] {
