@@ -24,35 +24,11 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::optimal::{Cost, Hessian, Mpc, Problem, Scheme};
 use nonholo::prelude::*;
-use nonholo_test_models::optimal::{lane_change, parking, DrivenOscillator, SteeredSkate};
+use nonholo_test_models::optimal::{
+    lane_change, parking, skate_guess, skate_park, DrivenOscillator, SteeredSkate,
+};
 use std::hint::black_box;
 use std::time::Duration;
-
-fn skate_guess(skate: &SteeredSkate) -> Trajectory {
-    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
-        u[0] = 0.5 * (1.5 * t).cos();
-        u[1] = 0.5 * (0.8 * t).sin();
-    };
-    simulate_controlled(skate, &mut wiggle, &[0.0; 5], 0.0..4.0, &Options::default()).unwrap()
-}
-
-fn skate_park<'m>(
-    skate: &'m SteeredSkate,
-    guess: &Trajectory,
-    hessian: Hessian,
-) -> Problem<'m, SteeredSkate> {
-    Problem::new(skate, 41)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(4.0)
-        .initial_state(&[0.0; 5])
-        .final_coordinates(&[("x", 0.0), ("y", 0.5), ("theta", 0.0)])
-        .final_speeds(&[0.0, 0.0])
-        .input_bounds("push", -2.0, 2.0)
-        .input_bounds("turn", -1.0, 1.0)
-        .minimize_input_effort(&[1.0, 1.0])
-        .guess(guess)
-        .hessian(hessian)
-}
 
 /// Follow the line `y = 0` at 0.3 m/s: the axle's distance to the moving reference point,
 /// the heading, and the torques.
@@ -94,7 +70,7 @@ fn optimal(c: &mut Criterion) {
         ("exact_hessian", Hessian::Exact),
         ("lbfgs", Hessian::LimitedMemory),
     ] {
-        let p = skate_park(&skate, &guess, h);
+        let p = skate_park(&skate, &guess, 41).hessian(h);
         let sol = p.solve().unwrap();
         println!(
             "skate_park {name}: {} iterations, objective {:.14}",

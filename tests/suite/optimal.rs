@@ -6,7 +6,9 @@
 use nonholo::models::WhippleBicycle;
 use nonholo::optimal::{Problem, Scheme};
 use nonholo::prelude::*;
-use nonholo_test_models::optimal::{lane_change, DrivenMass, DrivenOscillator, SteeredSkate};
+use nonholo_test_models::optimal::{
+    lane_change, skate_guess, skate_park, DrivenMass, DrivenOscillator, SteeredSkate,
+};
 
 /// The rest-to-rest transfer of `x'' + w^2 x = u` from 0 to `big_x` in time `t_f` with
 /// the least integral of `u^2`: `u = a sin(wt) + b cos(wt)` (the costate of the speed
@@ -194,33 +196,10 @@ fn casadi_reference(json: &str, problem: &str) -> (f64, Vec<Vec<f64>>) {
 fn a_skate_parks_beside_itself() {
     // A knife edge cannot move sideways: reaching (0, 0.5) heading along x takes a
     // manoeuvre. The plan's inputs, replayed on the model, end near the target. The
-    // guess is a simulated wiggle: at rest with heading 0 (the straight-line guess) no
-    // input moves the skate sideways to first order, and the solver stalls there.
+    // guess is a simulated wiggle (`skate_guess`).
     let skate = SteeredSkate::default();
-    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
-        u[0] = 0.5 * (1.5 * t).cos();
-        u[1] = 0.5 * (0.8 * t).sin();
-    };
-    let guess = simulate_controlled(
-        &skate,
-        &mut wiggle,
-        &[0.0; 5],
-        0.0..4.0,
-        &Options::default(),
-    )
-    .unwrap();
-    let sol = Problem::new(&skate, 41)
-        .guess(&guess)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(4.0)
-        .initial_state(&[0.0; 5])
-        .final_coordinates(&[("x", 0.0), ("y", 0.5), ("theta", 0.0)])
-        .final_speeds(&[0.0, 0.0])
-        .input_bounds("push", -2.0, 2.0)
-        .input_bounds("turn", -1.0, 1.0)
-        .minimize_input_effort(&[1.0, 1.0])
-        .solve()
-        .unwrap();
+    let guess = skate_guess(&skate);
+    let sol = skate_park(&skate, &guess, 41).solve().unwrap();
     assert!(sol.violation() < 1e-8);
     // CasADi + IPOPT on the same transcription, nodes, bounds and guess
     // (bench/python/optimal_casadi.py): the same optimum
@@ -492,21 +471,10 @@ impl nonholo::optimal::PathConstraint for BladeSpeed {
 
 #[test]
 fn a_speed_limit_holds_at_every_node() {
-    // the skate's parking of `a_skate_parks_beside_itself`, then again with its speed
-    // held to 0.7 of the fastest the free plan went
+    // the skate's parking of `a_skate_parks_beside_itself` on 31 nodes without the input
+    // bounds, then again with its speed held to 0.7 of the fastest the free plan went
     let skate = SteeredSkate::default();
-    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
-        u[0] = 0.5 * (1.5 * t).cos();
-        u[1] = 0.5 * (0.8 * t).sin();
-    };
-    let guess = simulate_controlled(
-        &skate,
-        &mut wiggle,
-        &[0.0; 5],
-        0.0..4.0,
-        &Options::default(),
-    )
-    .unwrap();
+    let guess = skate_guess(&skate);
     let park = || {
         Problem::new(&skate, 31)
             .guess(&guess)

@@ -1,6 +1,7 @@
 //! The models of `optimal`: a driven mass and a driven oscillator (the closed-form optimal
-//! controls) and a skate steered by a push and a torque (a nonholonomic plan); the
-//! bicycle's lane change and the robot's parking, as the tests and the bench state them.
+//! controls) and a skate steered by a push and a torque (a nonholonomic plan); the skate's
+//! parking, the bicycle's lane change and the robot's parking, as the tests and the bench
+//! state them.
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::nonholonomic;
@@ -53,6 +54,37 @@ nonholonomic! {
     forces { x: -f * y / l, y: f * x / l }
     holonomic(y) { x * x + y * y == l * l; }
     dependent { y }
+}
+
+/// The skate under a wiggle from rest for 4 s (`push = 0.5 cos(1.5 t)`, `turn = 0.5
+/// sin(0.8 t)`): the guess of its parking. At rest with heading 0 (the straight-line
+/// guess) no input moves the skate sideways to first order, and the solver stalls there.
+pub fn skate_guess(skate: &SteeredSkate) -> Trajectory {
+    let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
+        u[0] = 0.5 * (1.5 * t).cos();
+        u[1] = 0.5 * (0.8 * t).sin();
+    };
+    simulate_controlled(skate, &mut wiggle, &[0.0; 5], 0.0..4.0, &Options::default()).unwrap()
+}
+
+/// The skate parked 0.5 m beside itself in 4 s, from rest to rest heading along x, least
+/// integral of `push^2 + turn^2`, `|push| <= 2`, `|turn| <= 1`, Hermite–Simpson on `nodes`
+/// nodes (`bench/python/optimal_casadi.py` states it too, with 41).
+pub fn skate_park<'m>(
+    skate: &'m SteeredSkate,
+    guess: &Trajectory,
+    nodes: usize,
+) -> Problem<'m, SteeredSkate> {
+    Problem::new(skate, nodes)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(4.0)
+        .initial_state(&[0.0; 5])
+        .final_coordinates(&[("x", 0.0), ("y", 0.5), ("theta", 0.0)])
+        .final_speeds(&[0.0, 0.0])
+        .input_bounds("push", -2.0, 2.0)
+        .input_bounds("turn", -1.0, 1.0)
+        .minimize_input_effort(&[1.0, 1.0])
+        .guess(guess)
 }
 
 /// The lane change of `examples/bicycle_lane_change.rs`: upright at 5 m/s, 1 m to the
