@@ -31,6 +31,7 @@ mod optimal;
 mod oracle_selfcheck;
 mod papers;
 mod parameters;
+mod python_reference;
 mod rhs_errors;
 mod robot;
 mod scalars;

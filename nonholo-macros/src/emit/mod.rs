@@ -119,6 +119,7 @@ pub fn emit(m: &Checked, low: &Lowered, eq: &Equations) -> TokenStream {
         &config,
         (&plets, &plets_generic),
         &hooks,
+        &low.defaults,
     );
     let geometry = geometry::items(m, low, &base, &plets, &plets_generic);
     quote! { #header #body #geometry #released }
@@ -157,6 +158,7 @@ pub fn model_impl(
     config: &ConfigItems,
     (plets, plets_generic): (&TokenStream, &TokenStream),
     h: &Hooks,
+    defaults: &[Option<crate::sym::Number>],
 ) -> TokenStream {
     let (config_items, config_check) = (&config.items, &config.check);
     let name = &m.name;
@@ -185,6 +187,14 @@ pub fn model_impl(
     let model_items = &h.model_items;
     let contact_names = m.kinematics.contact_names();
     let np_l = lit_usize(m.params.len());
+    let param_index = (0..m.params.len()).map(lit_usize);
+    let param_defaults = defaults.iter().map(|d| match d {
+        Some(v) => {
+            let v = v.to_f64();
+            quote! { ::core::option::Option::Some(#v) }
+        }
+        None => quote! { ::core::option::Option::None },
+    });
     // rhs_jvp and rhs_param_jvp: rhs_generic in dual numbers (forward mode over the emitted
     // code), the state or the parameters seeded with the direction
     let dual = quote! { ::nonholo::__private::Dual };
@@ -336,6 +346,7 @@ pub fn model_impl(
             const COORDINATES: &'static [&'static str] = &[#(#coord_names),*];
             const SPEEDS: &'static [&'static str] = &[#(#speed_names),*];
             const PARAMETERS: &'static [&'static str] = &[#(#param_names),*];
+            const PARAMETER_DEFAULTS: &'static [::core::option::Option<f64>] = &[#(#param_defaults),*];
             const CONSTRAINTS: &'static [&'static str] = &[#(#constraint_texts),*];
             const NQ: usize = #nq_l;
             const NZ: usize = #nz_l;
@@ -352,6 +363,11 @@ pub fn model_impl(
 
             fn parameters(&self) -> ::nonholo::__private::Vec<f64> {
                 ::nonholo::__private::to_vec(&[#(self.#param_fields),*])
+            }
+
+            fn from_parameters(values: &[f64]) -> ::core::result::Result<Self, ::nonholo::Error> {
+                let __p: &[f64; #np_l] = ::nonholo::__private::as_array(values, "parameters")?;
+                ::core::result::Result::Ok(Self { #(#param_fields: __p[#param_index]),* })
             }
 
             #[inline]
@@ -503,6 +519,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         &ConfigItems::none(),
         (&TokenStream::new(), &TokenStream::new()),
         &hooks,
+        &defaults,
     );
     quote! { #header #body }
 }

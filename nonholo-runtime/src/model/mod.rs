@@ -124,6 +124,20 @@ pub trait Model {
     /// ([`Contacts::contact_loads`](crate::Contacts::contact_loads)).
     const CONTACT_GUARDS: &'static [(&'static str, ContactEvent)] = &[];
 
+    /// The parameters' default values, in [`Model::PARAMETERS`] order: `Some(value)` where
+    /// the model declares `name: f64 = value`, `None` where `new` requires it. Empty for
+    /// hand-written models. What a caller that knows the model only by its names (the
+    /// Python binding, a sweep over a table of parameters) builds it from, with
+    /// [`Model::from_parameters`].
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    /// # use nonholo_runtime::Model;
+    /// // hand-written models declare no defaults
+    /// assert!(Oscillator::PARAMETER_DEFAULTS.is_empty());
+    /// ```
+    const PARAMETER_DEFAULTS: &'static [Option<f64>] = &[];
+
     /// The state, a plain `[f64; DIM]`.
     type State: Copy
         + core::fmt::Debug
@@ -147,6 +161,30 @@ pub trait Model {
     /// assert_eq!(osc.parameters(), vec![2.0, 8.0, 0.1, 0.5]);
     /// ```
     fn parameters(&self) -> alloc::vec::Vec<f64>;
+
+    /// The model whose parameters take `values`, in [`Model::PARAMETERS`] order: the
+    /// inverse of [`Model::parameters`]. Generated models implement it; the default (for
+    /// hand-written models) is [`Error::NotAvailable`].
+    ///
+    /// [`Error::Dimension`] when `values` has not one entry per parameter.
+    ///
+    /// ```
+    /// # use nonholo_runtime::__private::doc_models::Oscillator;
+    /// # use nonholo_runtime::{Error, Model};
+    /// assert_eq!(
+    ///     Oscillator::from_parameters(&[1.0, 2.0, 0.0, 0.0]).err(),
+    ///     Some(Error::NotAvailable { what: "from_parameters" })
+    /// );
+    /// ```
+    fn from_parameters(values: &[f64]) -> Result<Self, Error>
+    where
+        Self: Sized,
+    {
+        let _ = values;
+        Err(Error::NotAvailable {
+            what: "from_parameters",
+        })
+    }
 
     /// The vector field: `dstate = [psi(q, z, t), dz/dt]`.
     ///
