@@ -426,6 +426,26 @@ fn benches(c: &mut Criterion) {
     }
     group.finish();
 
+    // The ride the Python package's bench repeats (`python/bench/bench_python.py`): the
+    // reference start of `tests/suite/python_reference.rs`, 5 s, rtol = atol = 1e-10,
+    // sampled every 0.01 s.
+    let bike = WhippleBicycle::default();
+    let mut x0 = WhippleBicycle::ZERO_STATE;
+    x0[3] = 0.05;
+    bike.solve_configuration(0.0, &mut x0[..WhippleBicycle::NQ])
+        .unwrap();
+    x0[WhippleBicycle::NQ] = 0.5;
+    x0[WhippleBicycle::NQ + 1] = -5.0 / bike.r_r;
+    let o = Options::default()
+        .rtol(1e-10)
+        .atol(1e-10)
+        .sample_every(0.01);
+    let mut group = c.benchmark_group("simulate_whipple");
+    group.bench_function("ride_5s", |b| {
+        b.iter(|| simulate(black_box(&bike), black_box(&x0), 0.0..5.0, &o).unwrap())
+    });
+    group.finish();
+
     rattleback_report();
     let rb = Rattleback::default();
     let rb0 = rattleback_start(&rb);

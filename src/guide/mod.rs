@@ -20,6 +20,7 @@
 //! | [`large_models`] | how the engine keeps structure, build times, compiling the macro optimized |
 //! | [`diagnostics`] | the compile errors, with the fix for each |
 //! | [`from_sympy`] | a `KanesMethod` model and its nonholo version side by side |
+//! | [`from_python`] | the Python package: models on NumPy arrays, `nonholo.build`, batches, Dask sweeps, PyDy's names |
 //! | [`papers`] | how the code is checked, design choices, the papers' misprints, bibliography |
 
 #[doc = include_str!("writing_a_model.md")]
@@ -66,6 +67,9 @@ pub mod diagnostics {}
 
 #[doc = include_str!("from_sympy.md")]
 pub mod from_sympy {}
+
+#[doc = include_str!("from_python.md")]
+pub mod from_python {}
 
 #[doc = include_str!("papers.md")]
 pub mod papers {}
