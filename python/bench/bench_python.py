@@ -7,8 +7,9 @@
    simulate_whipple``), run right before or after.
 2. One rhs call from Python (the boundary's cost: argument conversion and a new array).
 3. A sweep's throughput on a Dask LocalCluster of 1 and of 2 single-threaded worker
-   processes: the bicycle's stability rows (``examples/sweep.py``) over 40 trails x 200
-   speeds, tasks of one trail each.
+   processes: the bicycle's stability rows (``examples/sweep.py``) over 48 trails x 400
+   speeds, 8 tasks of 6 trails each (a task of about 0.1 s: the scheduler's round trip
+   per task, a few milliseconds, stays small beside it).
 
     python python/bench/bench_python.py
 """
@@ -53,23 +54,28 @@ def ride():
     print(f"rhs from Python: best {best * 1e6:.2f} us, median {median * 1e6:.2f} us")
 
 
+def stability_chunk(bike, speeds, trails):
+    return [r for c in trails for r in sweep.stability_rows(bike, speeds, c)]
+
+
 def dask_scaling():
     import cloudpickle
     from dask.distributed import Client, LocalCluster
 
     cloudpickle.register_pickle_by_value(sweep)
     bike = nonholo.models.WhippleBicycle()
-    speeds = list(np.linspace(0.5, 10.0, 200))
-    trails = list(np.linspace(0.02, 0.14, 40))
+    speeds = list(np.linspace(0.5, 10.0, 400))
+    trails = list(np.linspace(0.02, 0.14, 48))
+    tasks = [trails[i:i + 6] for i in range(0, len(trails), 6)]
     rates = {}
     for workers in (1, 2):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster) as client:
-            client.gather([client.submit(sweep.stability_rows, bike, speeds[:2], c, pure=False) for c in trails[:workers]])
+            client.gather([client.submit(stability_chunk, bike, speeds[:2], t, pure=False) for t in tasks])
             best = float("inf")
             for _ in range(3):
                 t = time.perf_counter()
-                client.gather([client.submit(sweep.stability_rows, bike, speeds, c, pure=False) for c in trails])
+                client.gather([client.submit(stability_chunk, bike, speeds, t, pure=False) for t in tasks])
                 best = min(best, time.perf_counter() - t)
             rates[workers] = len(speeds) * len(trails) / best
             print(f"Dask, {workers} worker(s): {rates[workers]:.0f} linearizations/s ({best:.3f} s)")
