@@ -86,6 +86,13 @@ pub(super) fn run_slipping<M: Model>(
         qd = rolling_qd;
     }
     let mut first = true;
+    // An implicit method's Newton iterations cannot converge on a step across a slip's
+    // reversal (the friction's direction jumps there, and its Jacobian grows as 1 / |slip|
+    // on the way): where they fail in a sliding phase, the phase goes on from the last
+    // accepted state with Tsit45, whose steps are rejected and shrunk instead, to its next
+    // event (the reversal, located as every other); the method takes over again there.
+    let bridged = o.clone().method(super::Method::Tsit45);
+    let mut bridge = false;
     let mut switches = 0usize;
     let mut at_once = 0usize;
     let mut last_switch = f64::NAN;
@@ -105,6 +112,7 @@ pub(super) fn run_slipping<M: Model>(
             origin: t.start,
             held: &held,
         });
+        let o = if bridge { &bridged } else { o };
         let (result, seg) = if mask.iter().all(|m| !m) {
             let state = model.state_from_qdot(tc, &q, &qd)?;
             let mut seg = Trajectory::new::<M>();
@@ -162,6 +170,20 @@ pub(super) fn run_slipping<M: Model>(
         let rolling = mask.iter().all(|m| !m);
         append(model, &mut solver, &seg, rolling, &mask, &start, first, out)?;
         first = false;
+        let implicit = matches!(o.method, super::Method::Bdf | super::Method::Esdirk34);
+        if let Err(Error::Solver { t: ta, state, .. } | Error::StepSize { t: ta, state }) = &result
+            && !rolling
+            && implicit
+            && *ta > tc
+            && state.len() == 2 * nq
+        {
+            tc = *ta;
+            q.copy_from_slice(&state[..nq]);
+            qd.copy_from_slice(&state[nq..]);
+            bridge = true;
+            continue;
+        }
+        bridge = false;
         let (contact, event, te, state) = match result {
             Ok(()) => {
                 if let Some(te) = seg.event_time() {
