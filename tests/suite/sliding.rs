@@ -454,10 +454,13 @@ fn a_robot_turned_too_hard_skids_on_both_wheels_and_grips_with_both() {
     for (m, tr) in &runs {
         let (s, g) = times(tr);
         println!("{m:?}: slip {s:.15} grip {g:.15}");
-        // the slip is where a smooth guard crosses zero; the grip ends a slip whose friction
-        // turns as 1 / |slip| near its end, which costs the methods their order there
-        assert!((s - slip).abs() < 1e-7, "{m:?}: slip {s} vs {slip}");
-        assert!((g - stick).abs() < 1e-4, "{m:?}: grip {g} vs {stick}");
+        // the slip is where a smooth guard crosses zero (8e-9 apart at rtol 1e-10); the grip
+        // ends a slip whose friction turns as 1 / |slip| near its end, the slip having
+        // reversed through zero on the way (5e-8 apart; 7.6e-5 while the friction of a slip
+        // growing from rest turned to the slip's direction at the end of a step, not at a
+        // state: `Sliding::solve`)
+        assert!((s - slip).abs() < 1e-8, "{m:?}: slip {s} vs {slip}");
+        assert!((g - stick).abs() < 1e-7, "{m:?}: grip {g} vs {stick}");
     }
     for (m, tr) in &runs {
         let loads = tr.contact_loads(&robot).unwrap();

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::drive::Instants;
-use super::sliding::Sliding;
+use super::sliding::{still_speed, Sliding};
 use super::Resume;
 use super::{run, run_plant, Options};
 use crate::__private::Released;
@@ -67,7 +67,8 @@ pub(super) fn run_slipping<M: Model>(
     // a contact whose rows dot(q)0 breaks starts sliding, in the direction of its slip
     let mut mask = vec![false; k];
     let mut start = vec![[0.0; 3]; k];
-    // per contact: whether its friction follows its slip (see `SlidingPlant::watch`)
+    // per contact: whether its slip has grown past `still_speed`, so that its grip is
+    // watched (see `SlidingPlant::watch`)
     let mut armed = vec![false; k];
     solver.solve(tc, &q, &qd, &u, &mask, &start)?;
     let scale = 1e-9 * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(v.abs())));
@@ -481,12 +482,6 @@ fn try_grip(
         start[p] = [v[0] / speed, v[1] / speed, v[2] / speed];
     }
     Ok(Some((grip, qd_grip, gripped)))
-}
-
-/// The slip speed at or below which a contact counts as stopped, at velocities `qd`; past it
-/// a slip from rest is armed (its friction follows it, its grip is watched).
-pub(super) fn still_speed(qd: &[f64]) -> f64 {
-    1e-6 * (1.0 + qd.iter().fold(0.0f64, |a, x| a.max(x.abs())))
 }
 
 fn norm3(v: [f64; 3]) -> f64 {

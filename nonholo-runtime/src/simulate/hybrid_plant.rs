@@ -50,8 +50,7 @@ impl<'m, 'c> SlidingPlant<'m, 'c> {
         (start, armed): (&[[f64; 3]], &[bool]),
         t_start: f64,
     ) -> Self {
-        let mut solver = Sliding::new(model);
-        solver.follow.copy_from_slice(armed);
+        let solver = Sliding::new(model);
         let spec = solver.spec();
         let mut table = Vec::new();
         let mut reads = Vec::new();
@@ -206,7 +205,7 @@ impl Plant for SlidingPlant<'_, '_> {
         self.held.borrow_mut().copy_from_slice(u);
     }
     fn accepted(&self, t: f64, x: &[f64]) -> Result<(), Error> {
-        let mut s = self.solve(t, x)?;
+        let s = self.solve(t, x)?;
         let mut reference = self.reference.borrow_mut();
         let mut armed = self.armed.borrow_mut();
         let threshold = super::still_speed(&x[self.nq..]);
@@ -220,7 +219,6 @@ impl Plant for SlidingPlant<'_, '_> {
             // a slip from rest is watched once it has grown, whichever way it went
             if !armed[c] && speed > threshold {
                 armed[c] = true;
-                s.follow[c] = true;
                 *r = [v[0] / speed, v[1] / speed, v[2] / speed];
             } else if armed[c] && along > 0.0 {
                 *r = [v[0] / speed, v[1] / speed, v[2] / speed];

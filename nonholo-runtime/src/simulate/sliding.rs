@@ -48,6 +48,12 @@ fn norm(a: [f64; 3]) -> f64 {
 /// a sliding contact keeps the direction it started with.
 const STILL: f64 = 1e-9;
 
+/// The slip speed below which a slip's own direction is round-off's (a slip that starts
+/// from rest grows from zero acceleration): relative to the largest velocity.
+pub(super) fn still_speed(qd: &[f64]) -> f64 {
+    1e-6 * (1.0 + qd.iter().fold(0.0f64, |a, x| a.max(x.abs())))
+}
+
 /// The solver of the sliding dynamics for one model, with its scratch (allocated once).
 pub(super) struct Sliding<'m> {
     model: &'m dyn Released,
@@ -87,9 +93,6 @@ pub(super) struct Sliding<'m> {
     pub(super) loads: Vec<ContactLoad>,
     pub(super) slip: Vec<[f64; 3]>,
     pub(super) dir: Vec<[f64; 3]>,
-    /// Per contact: whether its friction follows its slip velocity (else it keeps `start`:
-    /// a slip that starts from rest, while round-off still decides its direction).
-    pub(super) follow: Vec<bool>,
     /// Whether [`solve`](Self::solve) leaves the sliding contacts' friction out (to tell a
     /// lift-off from Painlevé's paradox: [`frictionless_normal`](Self::frictionless_normal)).
     frictionless: bool,
@@ -150,7 +153,6 @@ impl<'m> Sliding<'m> {
             loads: vec![ContactLoad::ZERO; k],
             slip: vec![[0.0; 3]; k],
             dir: vec![[0.0; 3]; k],
-            follow: vec![true; k],
             frictionless: false,
         }
     }
@@ -287,8 +289,8 @@ impl<'m> Sliding<'m> {
     }
 
     /// The dynamics at `(t, q, dot(q))` with the contacts `sliding` (each in the direction
-    /// of its slip velocity on the side of `start[c]`, or `start[c]` while that is still or
-    /// the contact does not [`follow`](Self::follow) it):
+    /// of its slip velocity on the side of `start[c]`, or `start[c]` while the slip is
+    /// slower than [`still_speed`], turning from one to the other up to twice that):
     /// `qdd`, `lambda`, the loads and the slip velocities.
     #[allow(clippy::too_many_lines)]
     pub(super) fn solve(
@@ -306,6 +308,7 @@ impl<'m> Sliding<'m> {
         let ma = self.prepare(t, q, qd, u, sliding)?;
         // slip velocities, the sliding directions and their generalized forces
         let scale = STILL * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(libm::fabs(*v))));
+        let still = still_speed(qd);
         for c in 0..k {
             let v = self.slip_velocity(c).ok_or(Error::NotAvailable {
                 what: "the slip velocity (the contact's rows are dependent)",
@@ -318,13 +321,35 @@ impl<'m> Sliding<'m> {
             // continued, not flipped: the field stays smooth across the root that ends the
             // phase, which an implicit method's step may straddle
             let speed = norm(v);
-            let s = if self.follow[c] && speed > scale {
+            let s = if speed > scale {
                 let sign = if dot(v, start[c]) < 0.0 { -1.0 } else { 1.0 };
-                [
+                let along = [
                     sign * v[0] / speed,
                     sign * v[1] / speed,
                     sign * v[2] / speed,
-                ]
+                ];
+                // a slip that grows from rest grows from round-off: below `still` its own
+                // direction says nothing, and the friction keeps `start`; it turns to the
+                // slip's direction as the slip grows from `still` to twice that, smoothly
+                // and as a function of the state alone, so that every method integrates
+                // one and the same field
+                let w = ((speed - still) / still).clamp(0.0, 1.0);
+                let w = w * w * (3.0 - 2.0 * w);
+                if w >= 1.0 {
+                    along
+                } else {
+                    let d = [
+                        (1.0 - w) * start[c][0] + w * along[0],
+                        (1.0 - w) * start[c][1] + w * along[1],
+                        (1.0 - w) * start[c][2] + w * along[2],
+                    ];
+                    let len = norm(d);
+                    if len > 0.5 {
+                        [d[0] / len, d[1] / len, d[2] / len]
+                    } else {
+                        along
+                    }
+                }
             } else {
                 start[c]
             };
