@@ -120,3 +120,15 @@ pub(super) fn jacobians_by_columns<M: Model + ?Sized>(
     }
     Ok(())
 }
+
+/// `Ok` when a slice has the `expected` length, else the [`Error::Dimension`] naming it.
+pub(super) fn sized(what: &'static str, expected: usize, found: usize) -> Result<(), Error> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(Error::Dimension {
+        what,
+        expected,
+        found,
+    })
+}

@@ -10,81 +10,10 @@ mod defaults;
 mod formulation;
 
 pub use checks::{check_state, check_velocities, validate_layout};
-use defaults::{central_difference, check_inputs, jacobians_by_columns};
+use defaults::{central_difference, check_inputs, jacobians_by_columns, sized};
 pub use formulation::Formulation;
 
-/// A nonholonomic mechanical system whose equations of motion were derived by
-/// `nonholonomic!`.
-///
-/// The state is `[q, z]`: the `NQ` generalized coordinates followed by the `NZ` speeds
-/// (Benenti's parameters z, Talamucci's quasi-velocities eta, or independent velocities).
-/// The velocities are `dot(q) = psi(q, z, t)` and the speeds evolve by the formulation's
-/// solved equations. Every per-step method works on caller-provided slices and never
-/// allocates; errors allocate only to report the failing state.
-///
-/// `nonholonomic!` writes the implementation; a hand-written one for a free particle on a
-/// line (state `[x, v]`, `dot(x) = v`, no constraints) shows what each item means:
-///
-/// ```
-/// use nonholo_runtime::{Error, Formulation, Model};
-///
-/// struct Particle {
-///     m: [f64; 1],
-/// }
-///
-/// impl Model for Particle {
-///     const COORDINATES: &'static [&'static str] = &["x"];
-///     const SPEEDS: &'static [&'static str] = &["v"];
-///     const PARAMETERS: &'static [&'static str] = &["m"];
-///     const CONSTRAINTS: &'static [&'static str] = &[];
-///     const NQ: usize = 1;
-///     const NZ: usize = 1;
-///     const NC: usize = 0;
-///     const DIM: usize = 2;
-///     const FORMULATION: Formulation = Formulation::GibbsAppell;
-///     const EQUATIONS: &'static str = "dot(x) = v\nm dot(v) = 0";
-///     type State = [f64; 2];
-///     const ZERO_STATE: [f64; 2] = [0.0; 2];
-///
-///     fn parameters(&self) -> Vec<f64> {
-///         self.m.to_vec()
-///     }
-///     fn rhs(&self, _t: f64, state: &[f64], dstate: &mut [f64]) -> Result<(), Error> {
-///         match (state, dstate) {
-///             ([_x, v], [dx, dv]) => {
-///                 *dx = *v;
-///                 *dv = 0.0;
-///                 Ok(())
-///             }
-///             (s, _) => Err(Error::Dimension { what: "state", expected: 2, found: s.len() }),
-///         }
-///     }
-///     fn qdot(&self, _t: f64, _q: &[f64], z: &[f64], qdot: &mut [f64]) -> Result<(), Error> {
-///         qdot.copy_from_slice(z);
-///         Ok(())
-///     }
-///     fn state_from_qdot(&self, _t: f64, q: &[f64], qdot: &[f64]) -> Result<[f64; 2], Error> {
-///         Ok([q[0], qdot[0]])
-///     }
-///     fn energy(&self, _t: f64, state: &[f64]) -> Result<f64, Error> {
-///         Ok(0.5 * self.m[0] * state[1] * state[1])
-///     }
-///     fn constraint_residual(
-///         &self,
-///         _t: f64,
-///         _q: &[f64],
-///         _qdot: &[f64],
-///         _residual: &mut [f64],
-///     ) -> Result<(), Error> {
-///         Ok(())
-///     }
-/// }
-///
-/// let p = Particle { m: [1.0] };
-/// let mut d = [0.0; 2];
-/// p.rhs(0.0, &[0.0, 2.0], &mut d).unwrap();
-/// assert_eq!(d, [2.0, 0.0]);
-/// ```
+#[doc = include_str!("model.md")]
 pub trait Model {
     /// Names of the generalized coordinates q, in state order.
     const COORDINATES: &'static [&'static str];
@@ -124,18 +53,9 @@ pub trait Model {
     /// ([`Contacts::contact_loads`](crate::Contacts::contact_loads)).
     const CONTACT_GUARDS: &'static [(&'static str, ContactEvent)] = &[];
 
-    /// The parameters' default values, in [`Model::PARAMETERS`] order: `Some(value)` where
-    /// the model declares `name: f64 = value`, `None` where `new` requires it. Empty for
-    /// hand-written models. What a caller that knows the model only by its names (the
-    /// Python binding, a sweep over a table of parameters) builds it from, with
-    /// [`Model::from_parameters`].
-    ///
-    /// ```
-    /// # use nonholo_runtime::__private::doc_models::Oscillator;
-    /// # use nonholo_runtime::Model;
-    /// // hand-written models declare no defaults
-    /// assert!(Oscillator::PARAMETER_DEFAULTS.is_empty());
-    /// ```
+    /// The parameters' defaults in [`Model::PARAMETERS`] order (`None` where `new` requires
+    /// the value; empty for hand-written models): with [`Model::from_parameters`], how a
+    /// caller that knows the model by names alone (the Python binding) builds it.
     const PARAMETER_DEFAULTS: &'static [Option<f64>] = &[];
 
     /// The state, a plain `[f64; DIM]`.
@@ -162,11 +82,9 @@ pub trait Model {
     /// ```
     fn parameters(&self) -> alloc::vec::Vec<f64>;
 
-    /// The model whose parameters take `values`, in [`Model::PARAMETERS`] order: the
-    /// inverse of [`Model::parameters`]. Generated models implement it; the default (for
-    /// hand-written models) is [`Error::NotAvailable`].
-    ///
-    /// [`Error::Dimension`] when `values` has not one entry per parameter.
+    /// The model with the parameter `values` ([`Model::PARAMETERS`] order), the inverse of
+    /// [`Model::parameters`]: [`Error::Dimension`] for a wrong count; [`Error::NotAvailable`]
+    /// for hand-written models.
     ///
     /// ```
     /// # use nonholo_runtime::__private::doc_models::Oscillator;
@@ -285,14 +203,11 @@ pub trait Model {
     /// ```
     fn configuration_residual(&self, t: f64, q: &[f64], residual: &mut [f64]) -> Result<(), Error> {
         let _ = (t, q);
-        if residual.len() != Self::CONFIGURATION_CONSTRAINTS.len() {
-            return Err(Error::Dimension {
-                what: "configuration residual",
-                expected: Self::CONFIGURATION_CONSTRAINTS.len(),
-                found: residual.len(),
-            });
-        }
-        Ok(())
+        sized(
+            "configuration residual",
+            Self::CONFIGURATION_CONSTRAINTS.len(),
+            residual.len(),
+        )
     }
 
     /// The Jacobian `d f_k / d q_j` of the configuration constraints, row-major

@@ -317,42 +317,7 @@ impl<'m> Sliding<'m> {
             if !sliding[c] {
                 continue;
             }
-            // past the grip (the slip velocity turned against its start) the direction is
-            // continued, not flipped: the field stays smooth across the root that ends the
-            // phase, which an implicit method's step may straddle
-            let speed = norm(v);
-            let s = if speed > scale {
-                let sign = if dot(v, start[c]) < 0.0 { -1.0 } else { 1.0 };
-                let along = [
-                    sign * v[0] / speed,
-                    sign * v[1] / speed,
-                    sign * v[2] / speed,
-                ];
-                // a slip that grows from rest grows from round-off: below `still` its own
-                // direction says nothing, and the friction keeps `start`; it turns to the
-                // slip's direction as the slip grows from `still` to twice that, smoothly
-                // and as a function of the state alone, so that every method integrates
-                // one and the same field
-                let w = ((speed - still) / still).clamp(0.0, 1.0);
-                let w = w * w * (3.0 - 2.0 * w);
-                if w >= 1.0 {
-                    along
-                } else {
-                    let d = [
-                        (1.0 - w) * start[c][0] + w * along[0],
-                        (1.0 - w) * start[c][1] + w * along[1],
-                        (1.0 - w) * start[c][2] + w * along[2],
-                    ];
-                    let len = norm(d);
-                    if len > 0.5 {
-                        [d[0] / len, d[1] / len, d[2] / len]
-                    } else {
-                        along
-                    }
-                }
-            } else {
-                start[c]
-            };
+            let s = loads::friction_direction(v, start[c], scale, still);
             self.dir[c] = s;
             let (a, _) = self.in_rows(c, s).ok_or(Error::NotAvailable {
                 what: "the friction force (the contact's rows are dependent)",

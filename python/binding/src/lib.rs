@@ -22,6 +22,7 @@ pub mod erased;
 mod errors;
 mod linear;
 mod model;
+mod options;
 mod registry;
 mod trajectory;
 mod vectors;
