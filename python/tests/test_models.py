@@ -179,6 +179,14 @@ def test_a_skid_reports_its_events():
     run = robot.simulate_hybrid(q0, qdot0, (0.0, 3.0), rtol=1e-10, atol=1e-10)
     kinds = [(e["kind"], e.get("event")) for e in run.events]
     assert ("contact", "grip") in kinds
+    # the loads recorded at every sample: sliding wheels use all the friction there is
+    loads = run.contact_loads()
+    n, k = len(run), len(robot.contacts)
+    assert loads["sliding"].shape == (n, k) and loads["force"].shape == (n, k, 3)
+    sliding = loads["sliding"]
+    assert sliding[1:].any() and not sliding[-1].any()
+    np.testing.assert_allclose(loads["utilization"][sliding], 1.0, atol=1e-9)
+    assert run.max_constraint_residual() < 1e-8
 
 
 def test_linearize_and_lqr(bike):

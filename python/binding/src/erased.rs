@@ -106,6 +106,11 @@ pub trait Erased: Send + Sync {
         keep: Keep,
     ) -> Vec<Result<Trajectory, Box<SimulationError>>>;
     fn linearize(&self, t: f64, state: &[f64], spec: &Linearize) -> Result<Linearization, Error>;
+    /// The largest constraint residual of a run: the constraints of `[q, z]` samples, the
+    /// rows that hold of a hybrid run's `[q, dot(q)]` samples.
+    fn max_residual(&self, run: &Trajectory) -> Result<f64, Error>;
+    /// The contact loads at every sample of a run (recorded by a hybrid run).
+    fn contact_series(&self, run: &Trajectory) -> Result<Vec<Vec<ContactLoad>>, Error>;
     /// The HTML viewer of a run ([`NotAvailable`](Error::NotAvailable) for a model without
     /// frames).
     fn animation_html(&self, run: &Trajectory, animation: &Animation) -> Result<String, Error>;
@@ -256,6 +261,17 @@ where
     }
     fn linearize(&self, t: f64, state: &[f64], spec: &Linearize) -> Result<Linearization, Error> {
         nonholo::linearize(&self.model, t, state, spec)
+    }
+    fn max_residual(&self, run: &Trajectory) -> Result<f64, Error> {
+        if run.contact_names().is_empty() {
+            run.max_constraint_residual(&self.model)
+        } else {
+            let r = run.held_residuals(&self.model)?;
+            Ok(r.iter().fold(0.0f64, |a, b| a.max(*b)))
+        }
+    }
+    fn contact_series(&self, run: &Trajectory) -> Result<Vec<Vec<ContactLoad>>, Error> {
+        run.contact_loads(&self.model)
     }
     fn animation_html(&self, run: &Trajectory, animation: &Animation) -> Result<String, Error> {
         match self.html {

@@ -4,8 +4,8 @@ use crate::erased::Erased;
 use crate::errors::{build, model_error, value_error};
 use crate::vectors::{array1, array2};
 use nonholo::viz::Animation;
-use nonholo::{ContactEvent, EventKind, SimulationError, Trajectory};
-use numpy::{PyArray1, PyArray2};
+use nonholo::{ContactEvent, ContactLoad, EventKind, SimulationError, Trajectory};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::Arc;
@@ -129,27 +129,49 @@ impl PyTrajectory {
         Ok(array1(py, s))
     }
 
-    /// The largest constraint residual over the samples.
-    fn max_constraint_residual(&self) -> PyResult<f64> {
-        let l = self.model.layout();
-        let (nq, nc) = (l.nq(), l.constraints.len());
-        let mut worst = 0.0f64;
-        let mut qdot = vec![0.0; nq];
-        let mut r = vec![0.0; nc];
-        for i in 0..self.run.len() {
-            let (Some(q), Some(z)) = (self.run.q(i), self.run.z(i)) else {
-                continue;
-            };
-            let t = self.run.times()[i];
-            Python::attach(|py| {
-                self.model
-                    .qdot(t, q, z, &mut qdot)
-                    .and_then(|()| self.model.constraint_residual(t, q, &qdot, &mut r))
-                    .map_err(|e| model_error(py, e))
-            })?;
-            worst = r.iter().fold(worst, |w, x| w.max(x.abs()));
+    /// The largest constraint residual over the samples (of a hybrid run: of the rows
+    /// that hold at each sample).
+    fn max_constraint_residual(&self, py: Python<'_>) -> PyResult<f64> {
+        self.model
+            .max_residual(&self.run)
+            .map_err(|e| model_error(py, e))
+    }
+
+    /// The ground's force on each wheel at every sample: a dict of arrays, one row per
+    /// sample and one column per contact — `normal`, `longitudinal`, `lateral`,
+    /// `utilization`, `friction_margin`; `force` and `point` with a last axis of 3; and for
+    /// a hybrid run `sliding` (which contacts slide).
+    fn contact_loads<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let series = self
+            .model
+            .contact_series(&self.run)
+            .map_err(|e| model_error(py, e))?;
+        let (n, k) = (series.len(), self.model.layout().contacts.len());
+        let d = PyDict::new(py);
+        d.set_item("contacts", self.model.layout().contacts.to_vec())?;
+        let table = |f: fn(&ContactLoad) -> f64| series.iter().flatten().map(f).collect::<Vec<_>>();
+        d.set_item("normal", array2(py, table(|l| l.normal), n, k)?)?;
+        d.set_item("longitudinal", array2(py, table(|l| l.longitudinal), n, k)?)?;
+        d.set_item("lateral", array2(py, table(|l| l.lateral), n, k)?)?;
+        d.set_item("utilization", array2(py, table(|l| l.utilization), n, k)?)?;
+        d.set_item(
+            "friction_margin",
+            array2(py, table(|l| l.friction_margin), n, k)?,
+        )?;
+        let vectors = |f: fn(&ContactLoad) -> [f64; 3]| {
+            let v: Vec<f64> = series.iter().flatten().flat_map(f).collect();
+            PyArray1::from_vec(py, v).reshape([n, k, 3])
+        };
+        d.set_item("force", vectors(|l| l.force)?)?;
+        d.set_item("point", vectors(|l| l.point)?)?;
+        if !self.run.contact_names().is_empty() {
+            let sliding: Vec<bool> = (0..self.run.len())
+                .flat_map(|i| self.run.sliding(i).unwrap_or(&[]).to_vec())
+                .collect();
+            let a = PyArray1::from_vec(py, sliding).reshape([n, k])?;
+            d.set_item("sliding", a)?;
         }
-        Ok(worst)
+        Ok(d)
     }
 
     /// The run as CSV text (`t`, the states, the inputs).
