@@ -21,10 +21,12 @@ dot(roll) A.x + dot(pitch) R.y, w_H = w_B + dot(steer) S.z, w_WR = w_B + dot(th_
 w_WF = w_H + dot(th_f) H.y), the centres' velocities are the time derivatives of the
 points. Five constraint rows C(q) qdot = 0: the x and y velocities of the rear wheel's
 material point at its contact P_r, those of the front wheel's material point at its contact
-F_o + r_f unit(N.z - (N.z . H.y) H.y), and the rate of that contact's height. The dependent
-rates (x, y, yaw, pitch, th_f) solve from them: qdot = Psi(q) z, and qddot = Psi zdot + a
-with C a = -(dC/dt) qdot, a zero in the independent rates. Kane's equations with the
-partial velocities Jv Psi, Jw Psi (Jv = dv/dqdot, Jw = dw/dqdot):
+F_o + r_f unit(N.z - (N.z . H.y) H.y), and the rate of that contact's height. The rest is
+casadi_kane.py's `kane` (shared with optimal_casadi_parking.py; its docstring has the
+equations): the dependent rates (x, y, yaw, pitch, th_f) solve from the rows, qdot =
+Psi(q) z, and qddot = Psi zdot + a with C a = -(dC/dt) qdot, a zero in the independent
+rates; Kane's equations with the partial velocities Jv Psi, Jw Psi (Jv = dv/dqdot,
+Jw = dw/dqdot), with gravity g N.z (z down):
 sum_bodies (Jv Psi)^T (m g N.z - m a_c) + (Jw Psi)^T (tau - I alpha - w x I w) = 0, where
 a_c = Jv (Psi zdot + a) + (dJv/dt) qdot and alpha likewise; products of inertia enter the
 tensor as they are (I_xz = i_bxz, Meijaard's convention, which nonholo's samples confirm);
@@ -51,12 +53,16 @@ script also times, as `variant_mx`, the SX model mapped over the points on MX va
 """
 
 import json
+import os
 import platform
 import sys
 import time
 
 import casadi as ca
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from casadi_kane import dt, inertia, kane, rot, vec  # noqa: E402
 
 PARAMS = ["w", "c", "lam", "g", "r_r", "m_r", "i_rxx", "i_ryy", "x_b", "z_b", "m_b",
           "i_bxx", "i_byy", "i_bzz", "i_bxz", "x_h", "z_h", "m_h", "i_hxx", "i_hyy",
@@ -66,22 +72,6 @@ DIM = NQ + NZ
 INDEPENDENT = [3, 5, 6]  # roll, th_r, steer
 DEPENDENT = [0, 1, 2, 4, 7]  # x, y, yaw, pitch, th_f
 PITCH = 4
-
-
-def rot(axis, a):
-    """The child frame's basis in the parent's components (columns), rotated by `a`
-    about the parent's `axis` (right-handed)."""
-    c, s = ca.cos(a), ca.sin(a)
-    if axis == "x":
-        return ca.vertcat(ca.horzcat(1, 0, 0), ca.horzcat(0, c, -s), ca.horzcat(0, s, c))
-    if axis == "y":
-        return ca.vertcat(ca.horzcat(c, 0, s), ca.horzcat(0, 1, 0), ca.horzcat(-s, 0, c))
-    return ca.vertcat(ca.horzcat(c, -s, 0), ca.horzcat(s, c, 0), ca.horzcat(0, 0, 1))
-
-
-def vec(frame, a, b, c):
-    """F[a, b, c] in N components (frame: its rotation matrix from N)."""
-    return frame @ ca.vertcat(a, b, c)
 
 
 def whipple(p):
@@ -126,12 +116,6 @@ def whipple(p):
     down = Nz - hy[2] * hy
     P_f = F_o + r_f * down / ca.norm_2(down)
 
-    def dt(e):  # d/dt of an expression of q (and qd: then the part through q only)
-        return ca.jtimes(e, q, qd)
-
-    def inertia(ixx, iyy, izz, izx=0.0):  # the tensor, products as entries (Meijaard)
-        return ca.DM([[ixx, 0, izx], [0, iyy, 0], [izx, 0, izz]])
-
     # (angular velocity, inertia frame, centre, mass, inertia, applied torque)
     bodies = [
         (w_WR, B, R_o, P["m_r"], inertia(P["i_rxx"], P["i_ryy"], P["i_rxx"]),
@@ -145,36 +129,11 @@ def whipple(p):
     ]
 
     # the five rows C(q) qd = 0: no slip at both contacts, the front contact's height rate
-    v_rear = dt(R_o) + ca.cross(w_WR, P_r - R_o)
-    v_front = dt(F_o) + ca.cross(w_WF, P_f - F_o)
-    rows = ca.vertcat(v_rear[0], v_rear[1], v_front[0], v_front[1], dt(P_f[2]))
-    C = ca.jacobian(rows, qd)
-    # one solve for both: qd_dep = -Cd^-1 Ci z and the acceleration part
-    # a_dep = -Cd^-1 (dC/dt) qd (C qdd + (dC/dt) qd = 0 with qdd = Psi zdot + a)
-    sol = ca.solve(C[:, DEPENDENT], ca.horzcat(C[:, INDEPENDENT], dt(rows)))
-    Psi = ca.SX(NQ, NZ)
-    Psi[DEPENDENT, :] = -sol[:, :NZ]
-    Psi[INDEPENDENT, :] = ca.SX.eye(NZ)
-    a = ca.SX(NQ, 1)
-    a[DEPENDENT] = -sol[:, NZ]
-
-    # Kane's equations: partial (angular) velocities Jv Psi, Jw Psi; the accelerations at
-    # zdot = 0 are Jv a + (dJv/dt) qd, and the same for the angular ones
-    Mz = ca.SX.zeros(NZ, NZ)
-    Fz = ca.SX.zeros(NZ)
-    for om, F, ctr, m, I, tau in bodies:
-        v = dt(ctr)
-        Jv, Jw = ca.jacobian(v, qd), ca.jacobian(om, qd)
-        acc = Jv @ a + dt(v)
-        alpha = Jw @ a + dt(om)
-        IN = F @ I @ F.T  # the inertia in N components
-        Vr, Wr = Jv @ Psi, Jw @ Psi
-        Mz += m * Vr.T @ Vr + Wr.T @ IN @ Wr
-        Fz += Vr.T @ (m * g * Nz - m * acc) + Wr.T @ (tau - IN @ alpha - ca.cross(om, IN @ om))
-    zdot = ca.solve(Mz, Fz)
-    qdot = Psi @ zs
-    rhs_expr = ca.cse(ca.substitute(ca.vertcat(qdot, zdot), qd, qdot))
-    rhs = ca.Function("rhs", [ca.vertcat(q, zs), u], [rhs_expr])
+    v_rear = dt(R_o, q, qd) + ca.cross(w_WR, P_r - R_o)
+    v_front = dt(F_o, q, qd) + ca.cross(w_WF, P_f - F_o)
+    rows = ca.vertcat(v_rear[0], v_rear[1], v_front[0], v_front[1], dt(P_f[2], q, qd))
+    # the dependent rates eliminated, Kane's equations (z down: gravity g N.z)
+    rhs = kane(q, qd, zs, u, rows, INDEPENDENT, DEPENDENT, bodies, g * Nz)
     # nonholo's residual is the contact's depth below the ground (along N.z): -height
     conf = ca.Function("conf", [q], [P_f[2]])
     return rhs, conf

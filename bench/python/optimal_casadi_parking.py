@@ -25,10 +25,12 @@ derivatives. Five constraint rows C(q) qdot = 0: the velocity of each wheel's ma
 point at its contact (centre - radius N.z: the axles stay horizontal) along the rolling
 direction (axle x N.z: C.x, C.x, K.x) and, for the left wheel and the caster, along the
 axle (C.y, K.y); the right wheel has no lateral row (`lateral: false`: it would repeat
-the left one's). The dependent rates (x, y, th, sw, phi_c) solve from them: qdot =
-Psi(q) z, qddot = Psi zdot + a with C a = -(dC/dt) qdot. Kane's equations with the
-partial velocities Jv Psi, Jw Psi, as in optimal_casadi_bicycle.py: sum_bodies
-(Jv Psi)^T (-m g N.z - m a_c) + (Jw Psi)^T (tau - I alpha - w x I w) = 0. Bodies:
+the left one's). The rest is casadi_kane.py's `kane` (shared with
+optimal_casadi_bicycle.py; its docstring has the equations): the dependent rates (x, y,
+th, sw, phi_c) solve from the rows, qdot = Psi(q) z, qddot = Psi zdot + a with C a =
+-(dC/dt) qdot; Kane's equations with the partial velocities Jv Psi, Jw Psi, with gravity
+-g N.z (z up): sum_bodies (Jv Psi)^T (-m g N.z - m a_c) + (Jw Psi)^T (tau - I alpha -
+w x I w) = 0. Bodies:
 chassis (C, G, m_c, diag(i_cx, i_cy, i_cz) in C), left and right wheels (L_o, R_o, m_w,
 diag(i_wd, i_wa, i_wd) in C), caster wheel (WC, K_o, m_k, diag(i_kd, i_ka, i_kd) in K);
 torques +t_l C.y on the left wheel, +t_r C.y on the right one, -(t_l + t_r) C.y on the
@@ -55,12 +57,16 @@ included) timed apart. The model is an SX function (ca.cse), the program all SX.
 """
 
 import json
+import os
 import platform
 import sys
 import time
 
 import casadi as ca
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from casadi_kane import dt, inertia, kane, rot, vec  # noqa: E402
 
 PARAMS = ["r", "b", "c", "a", "d", "h_s", "r_c", "m_c", "i_cx", "i_cy", "i_cz", "m_w",
           "i_wd", "i_wa", "m_k", "i_kd", "i_ka", "g", "mu"]
@@ -71,22 +77,6 @@ DEPENDENT = [0, 1, 2, 5, 6]  # x, y, th, sw, phi_c
 X, Y, TH = 0, 1, 2
 PARKED = [(-0.75, 0.6), (0.75, 0.6)]
 REACH = 0.45
-
-
-def rot(axis, a):
-    """The child frame's basis in the parent's components (columns), rotated by `a`
-    about the parent's `axis` (right-handed)."""
-    c, s = ca.cos(a), ca.sin(a)
-    if axis == "x":
-        return ca.vertcat(ca.horzcat(1, 0, 0), ca.horzcat(0, c, -s), ca.horzcat(0, s, c))
-    if axis == "y":
-        return ca.vertcat(ca.horzcat(c, 0, s), ca.horzcat(0, 1, 0), ca.horzcat(-s, 0, c))
-    return ca.vertcat(ca.horzcat(c, -s, 0), ca.horzcat(s, c, 0), ca.horzcat(0, 0, 1))
-
-
-def vec(frame, a, b, c):
-    """F[a, b, c] in N components (frame: its rotation matrix from N)."""
-    return frame @ ca.vertcat(a, b, c)
 
 
 def robot(p):
@@ -122,12 +112,6 @@ def robot(p):
     S_o = Pp + vec(C, -a, 0, h_s)
     K_o = S_o + vec(K, -d, 0, r_c - h_s)
 
-    def dt(e):  # d/dt of an expression of q (and qd: then the part through q only)
-        return ca.jtimes(e, q, qd)
-
-    def inertia(ixx, iyy, izz):
-        return ca.DM([[ixx, 0, 0], [0, iyy, 0], [0, 0, izz]])
-
     # (angular velocity, inertia frame, centre, mass, inertia, applied torque)
     bodies = [
         (w_C, C, G, P["m_c"], inertia(P["i_cx"], P["i_cy"], P["i_cz"]),
@@ -140,38 +124,13 @@ def robot(p):
     # the five rows C(q) qd = 0: no slip of each wheel's material point at its contact,
     # along the rolling direction (axle x N.z) and, but for the right wheel, the axle
     def slip(center, om, radius):
-        return dt(center) + ca.cross(om, -radius * Nz)
+        return dt(center, q, qd) + ca.cross(om, -radius * Nz)
 
     v_l, v_r, v_k = slip(L_o, w_WL, r), slip(R_o, w_WR, r), slip(K_o, w_WC, r_c)
     rows = ca.vertcat(ca.dot(v_l, C[:, 0]), ca.dot(v_l, C[:, 1]), ca.dot(v_r, C[:, 0]),
                       ca.dot(v_k, K[:, 0]), ca.dot(v_k, K[:, 1]))
-    Cm = ca.jacobian(rows, qd)
-    # one solve for both: qd_dep = -Cd^-1 Ci z and the acceleration part
-    # a_dep = -Cd^-1 (dC/dt) qd (C qdd + (dC/dt) qd = 0 with qdd = Psi zdot + a)
-    sol = ca.solve(Cm[:, DEPENDENT], ca.horzcat(Cm[:, INDEPENDENT], dt(rows)))
-    Psi = ca.SX(NQ, NZ)
-    Psi[DEPENDENT, :] = -sol[:, :NZ]
-    Psi[INDEPENDENT, :] = ca.SX.eye(NZ)
-    acc0 = ca.SX(NQ, 1)
-    acc0[DEPENDENT] = -sol[:, NZ]
-
-    # Kane's equations: partial (angular) velocities Jv Psi, Jw Psi; the accelerations at
-    # zdot = 0 are Jv a + (dJv/dt) qd, and the same for the angular ones
-    Mz = ca.SX.zeros(NZ, NZ)
-    Fz = ca.SX.zeros(NZ)
-    for om, F, ctr, m, I, tau in bodies:
-        v = dt(ctr)
-        Jv, Jw = ca.jacobian(v, qd), ca.jacobian(om, qd)
-        acc = Jv @ acc0 + dt(v)
-        alpha = Jw @ acc0 + dt(om)
-        IN = F @ I @ F.T  # the inertia in N components
-        Vr, Wr = Jv @ Psi, Jw @ Psi
-        Mz += m * Vr.T @ Vr + Wr.T @ IN @ Wr
-        Fz += Vr.T @ (-m * g * Nz - m * acc) + Wr.T @ (tau - IN @ alpha - ca.cross(om, IN @ om))
-    zdot = ca.solve(Mz, Fz)
-    qdot = Psi @ zs
-    rhs_expr = ca.cse(ca.substitute(ca.vertcat(qdot, zdot), qd, qdot))
-    return ca.Function("rhs", [ca.vertcat(q, zs), u], [rhs_expr])
+    # the dependent rates eliminated, Kane's equations (z up: gravity -g N.z)
+    return kane(q, qd, zs, u, rows, INDEPENDENT, DEPENDENT, bodies, -g * Nz)
 
 
 def validate(rhs, samples):
