@@ -120,6 +120,8 @@ debug = false
     if release:
         cmd.append("--release")
     env = dict(os.environ, CARGO_TARGET_DIR=str(cache / "target"))
+    if shutil.which("cargo") is None:
+        raise RuntimeError("nonholo.build needs cargo (a Rust toolchain: https://rustup.rs) on the PATH")
     done = subprocess.run(cmd, cwd=crate, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"building {path} failed:\n{done.stderr}")
@@ -128,7 +130,11 @@ debug = false
     profile = "release" if release else "debug"
     lib = cache / "target" / profile / _library_name(module)
     target_file.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(lib, target_file)
+    # copied beside, then renamed: a process importing the module (another worker building
+    # the same file at once) never sees half a library
+    partial = target_file.with_name(f"{target_file.name}.{os.getpid()}.part")
+    shutil.copyfile(lib, partial)
+    os.replace(partial, target_file)
 
 
 def _library_name(module: str) -> str:
