@@ -394,7 +394,7 @@ impl PyModel {
 
     /// Many runs in parallel on all cores (the GIL released): one per row of `x0s`, each
     /// with its own parameters when `params` is given (a list of dicts, one per run, of
-    /// the parameters that differ from this model's). `keep="final"` keeps only each
+    /// the parameters that differ from this model's). `keep="final"` records and keeps only each
     /// run's last sample. `errors="raise"` raises the first failure; `"return"` puts the
     /// exception in that run's place.
     #[pyo3(signature = (x0s, t_span, params=None, keep="trajectory", errors="raise",
@@ -452,13 +452,17 @@ impl PyModel {
                     let p = g[i].cast::<PyDict>().map_err(|_| {
                         value_error(format!("params[{i}] must be a dict of parameters"))
                     })?;
-                    this.entry.check_names(p)?;
                     d.update(p.as_mapping())?;
                     Some(this.entry.values(Some(&d))?)
                 }
             };
             cases.push(Case { parameters, state0 });
         }
+        // a run whose last sample alone is kept records no other (unless asked to)
+        let sample_times = match (keep, &sample_every, sample_times) {
+            (Keep::Final, None, None) => Some(vec![t_span.1]),
+            (_, _, given) => given,
+        };
         let o = options(
             method,
             rtol,
