@@ -70,7 +70,7 @@ pub(super) fn run_slipping<M: Model>(
     // per contact: whether its slip has grown past `still_speed`, so that its grip is
     // watched (see `SlidingPlant::watch`)
     let mut armed = vec![false; k];
-    solver.solve(tc, &q, &qd, &u, &mask, &start)?;
+    solver.solve(tc, &q, &qd, &u, &mask, (&start, &armed))?;
     let scale = 1e-9 * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(v.abs())));
     for c in 0..k {
         let v = solver.slip[c];
@@ -169,7 +169,15 @@ pub(super) fn run_slipping<M: Model>(
             held.copy_from_slice(last);
         }
         let rolling = mask.iter().all(|m| !m);
-        append(model, &mut solver, &seg, rolling, &mask, &start, first, out)?;
+        append(
+            model,
+            &mut solver,
+            &seg,
+            rolling,
+            (&mask, &start, &armed),
+            first,
+            out,
+        )?;
         first = false;
         let implicit = matches!(o.method, super::Method::Bdf | super::Method::Esdirk34);
         if let Err(Error::Solver { t: ta, state, .. } | Error::StepSize { t: ta, state }) = &result
@@ -212,7 +220,13 @@ pub(super) fn run_slipping<M: Model>(
                 let (qs, qds) = state.split_at(nq);
                 let pressed = match c {
                     Some(c) => {
-                        solver.frictionless_normal(t, (qs, qds, &held), &mask, &start, c)? > 0.0
+                        solver.frictionless_normal(
+                            t,
+                            (qs, qds, &held),
+                            &mask,
+                            (&start, &armed),
+                            c,
+                        )? > 0.0
                     }
                     None => false,
                 };
@@ -275,8 +289,15 @@ pub(super) fn run_slipping<M: Model>(
         }
         let recorded: Vec<(&'static str, ContactEvent)> = match event {
             ContactEvent::Slip => {
-                let started =
-                    start_sliding(&mut solver, te, (&q, &qd), &u, &mut mask, &mut start, c)?;
+                let started = start_sliding(
+                    &mut solver,
+                    te,
+                    (&q, &qd),
+                    &u,
+                    &mut mask,
+                    (&mut start, &mut armed),
+                    &[c],
+                )?;
                 for &k in &started {
                     armed[k] = false;
                 }
@@ -286,51 +307,68 @@ pub(super) fn run_slipping<M: Model>(
                     .collect()
             }
             _ => {
-                let v = solver_slip(&mut solver, te, (&q, &qd), &u, (&mask, &start), c)?;
+                let v = solver_slip(&mut solver, te, (&q, &qd), &u, (&mask, &start, &armed), c)?;
                 let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-                if speed > still_speed(&qd) {
+                if !armed[c] {
+                    // a slip grown from rest to `still_speed`: its friction follows it
+                    armed[c] = true;
+                    start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
+                    Vec::new()
+                } else if speed > still_speed(&qd) {
                     // the slip turned away from its reference direction: watch it along
                     // the new one
                     start[c] = [v[0] / speed, v[1] / speed, v[2] / speed];
                     Vec::new()
                 } else {
-                    let gripped = try_grip(&mut solver, te, (&q, &qd), &u, &mask, &mut start, c)?;
-                    if let Some((grip, qd_grip, gripped)) = gripped {
-                        mask = grip;
-                        qd = qd_grip;
-                        gripped
-                            .iter()
-                            .map(|&k| (spec.names[k], ContactEvent::Stick))
-                            .collect()
-                    } else {
-                        let mut grip = mask.clone();
-                        grip[c] = false;
-                        // rolling would need more than mu N: it slides on, against the force
-                        // rolling needs from here (and others may start with it)
-                        let started = start_sliding(
-                            &mut solver,
-                            te,
-                            (&q, &qd),
-                            &u,
-                            &mut grip,
-                            &mut start,
-                            c,
-                        )?;
-                        mask = grip;
-                        for &k in &started {
-                            armed[k] = false;
+                    match try_grip(
+                        &mut solver,
+                        te,
+                        (&q, &qd),
+                        &u,
+                        &mask,
+                        (&mut start, &armed),
+                        c,
+                    )? {
+                        Grip::Rolls(grip, qd_grip, gripped) => {
+                            mask = grip;
+                            qd = qd_grip;
+                            gripped
+                                .iter()
+                                .map(|&k| (spec.names[k], ContactEvent::Stick))
+                                .collect()
                         }
-                        started
-                            .iter()
-                            .filter(|&&k| k != c)
-                            .map(|&k| (spec.names[k], ContactEvent::Slip))
-                            .collect()
+                        Grip::SlidesOn(qd_stopped, stopped) => {
+                            // rolling would need more than mu N: the contacts stopped
+                            // together slide on, against the force rolling needs from here
+                            // (and others may start with them), whichever of them reached
+                            // zero first by round-off
+                            let mut grip = mask.clone();
+                            for &k in &stopped {
+                                grip[k] = false;
+                            }
+                            qd = qd_stopped;
+                            let started = start_sliding(
+                                &mut solver,
+                                te,
+                                (&q, &qd),
+                                &u,
+                                &mut grip,
+                                (&mut start, &mut armed),
+                                &stopped,
+                            )?;
+                            mask = grip;
+                            started
+                                .iter()
+                                .filter(|k| !stopped.contains(k))
+                                .map(|&k| (spec.names[k], ContactEvent::Slip))
+                                .collect()
+                        }
                     }
                 }
             }
         };
         if !recorded.is_empty() {
-            solver.solve(te, &q, &qd, &u, &mask, &start)?;
+            solver.solve(te, &q, &qd, &u, &mask, (&start, &armed))?;
             let x: Vec<f64> = q.iter().chain(&qd).copied().collect();
             let dx: Vec<f64> = qd.iter().chain(&solver.qdd).copied().collect();
             // one state after, for the events that happened together
@@ -356,10 +394,10 @@ fn solver_slip(
     t: f64,
     (q, qd): (&[f64], &[f64]),
     u: &[f64],
-    (mask, start): (&[bool], &[[f64; 3]]),
+    (mask, start, armed): (&[bool], &[[f64; 3]], &[bool]),
     c: usize,
 ) -> Result<[f64; 3], Error> {
-    s.solve(t, q, qd, u, mask, start)?;
+    s.solve(t, q, qd, u, mask, (start, armed))?;
     Ok(s.slip[c])
 }
 
@@ -376,8 +414,8 @@ fn start_sliding(
     (q, qd): (&[f64], &[f64]),
     u: &[f64],
     mask: &mut [bool],
-    start: &mut [[f64; 3]],
-    first: usize,
+    (start, armed): (&mut [[f64; 3]], &mut [bool]),
+    first: &[usize],
 ) -> Result<Vec<usize>, Error> {
     let spec = s.spec();
     let k = mask.len();
@@ -386,12 +424,12 @@ fn start_sliding(
         t,
         state: crate::__private::concat(q, qd),
     };
-    s.solve(t, q, qd, u, mask, start)?;
+    s.solve(t, q, qd, u, mask, (start, armed))?;
     let pull: Vec<[f64; 3]> = (0..k).map(|c| slip_start(s, c)).collect();
-    let mut started = vec![first];
+    let mut started = first.to_vec();
     for (c, (l, rolls)) in s.loads.iter().zip(mask.iter().map(|m| !m)).enumerate() {
         let limit = 1e-9 * (1.0 + l.normal.abs());
-        if c != first && rolls && spec.friction[c] && l.friction_margin <= limit {
+        if !first.contains(&c) && rolls && spec.friction[c] && l.friction_margin <= limit {
             started.push(c);
         }
     }
@@ -399,8 +437,9 @@ fn start_sliding(
         for &c in &started {
             mask[c] = true;
             start[c] = [0.0; 3];
+            armed[c] = false;
         }
-        s.solve(t, q, qd, u, mask, start)?;
+        s.solve(t, q, qd, u, mask, (start, armed))?;
         for &c in &started {
             let d = s.free_part(c, pull[c]);
             let len = norm3(d);
@@ -409,7 +448,7 @@ fn start_sliding(
             }
             start[c] = [d[0] / len, d[1] / len, d[2] / len];
         }
-        s.solve(t, q, qd, u, mask, start)?;
+        s.solve(t, q, qd, u, mask, (start, armed))?;
         // a slip that would start against its friction: the contact's partner on its axle
         // slides with it, or nothing is consistent
         let mut more = Vec::new();
@@ -438,24 +477,24 @@ fn start_sliding(
         }
         started.extend(more);
     }
-    Err(painleve(first))
+    Err(painleve(first[0]))
 }
 
 /// Contact `c`, sliding in `mask` and stopped at `(t, q, dot(q))`, rolls again where rolling
 /// needs no more than `mu N`, with the sliding contacts the projection onto its rows stops
 /// too (its partner on an axle, whose lateral slip is its own): the new mode, `dot(q)` and
 /// the contacts that grip, `c` first. The contacts that slide on are watched along their
-/// slip after the projection. `None` where rolling would need more.
-#[allow(clippy::type_complexity)]
+/// slip after the projection. Where rolling would need more, the contacts stopped with it
+/// ([`Grip::SlidesOn`]).
 fn try_grip(
     s: &mut Sliding<'_>,
     t: f64,
     (q, qd): (&[f64], &[f64]),
     u: &[f64],
     mask: &[bool],
-    start: &mut [[f64; 3]],
+    (start, armed): (&mut [[f64; 3]], &[bool]),
     c: usize,
-) -> Result<Option<(Vec<bool>, Vec<f64>, Vec<usize>)>, Error> {
+) -> Result<Grip, Error> {
     let mut grip = mask.to_vec();
     let mut gripped = vec![c];
     let mut qd_grip = qd.to_vec();
@@ -465,7 +504,7 @@ fn try_grip(
         }
         qd_grip.copy_from_slice(qd);
         s.project(t, q, &mut qd_grip, u, &grip)?;
-        s.solve(t, q, &qd_grip, u, &grip, start)?;
+        s.solve(t, q, &qd_grip, u, &grip, (start, armed))?;
         let still = still_speed(&qd_grip);
         let before = gripped.len();
         gripped.extend((0..mask.len()).filter(|&p| grip[p] && norm3(s.slip[p]) <= still));
@@ -474,14 +513,24 @@ fn try_grip(
         }
     }
     if gripped.iter().any(|&g| s.loads[g].friction_margin < 0.0) {
-        return Ok(None);
+        return Ok(Grip::SlidesOn(qd_grip, gripped));
     }
-    for p in (0..mask.len()).filter(|&p| grip[p]) {
+    for p in (0..mask.len()).filter(|&p| grip[p] && armed[p]) {
         let v = s.slip[p];
         let speed = norm3(v);
         start[p] = [v[0] / speed, v[1] / speed, v[2] / speed];
     }
-    Ok(Some((grip, qd_grip, gripped)))
+    Ok(Grip::Rolls(grip, qd_grip, gripped))
+}
+
+/// What a sliding contact whose slip reached zero does ([`try_grip`]).
+enum Grip {
+    /// It rolls, with the others the projection stopped: the new mode, `dot(q)` there
+    /// and the contacts that grip, the first one first.
+    Rolls(Vec<bool>, Vec<f64>, Vec<usize>),
+    /// Rolling would need more than `mu N`: `dot(q)` with the slips of the contacts that
+    /// stopped together at zero, and those contacts, the first one first.
+    SlidesOn(Vec<f64>, Vec<usize>),
 }
 
 fn norm3(v: [f64; 3]) -> f64 {
@@ -511,8 +560,7 @@ fn append<M: Model>(
     solver: &mut Sliding<'_>,
     seg: &Trajectory,
     rolling: bool,
-    mask: &[bool],
-    start: &[[f64; 3]],
+    (mask, start, armed): (&[bool], &[[f64; 3]], &[bool]),
     first: bool,
     out: &mut Trajectory,
 ) -> Result<(), Error> {
@@ -537,7 +585,7 @@ fn append<M: Model>(
             x[nq..].copy_from_slice(&state[nq..]);
         }
         let (qs, qds) = x.split_at(nq);
-        solver.solve(t, qs, qds, u, mask, start)?;
+        solver.solve(t, qs, qds, u, mask, (start, armed))?;
         dx[..nq].copy_from_slice(qds);
         dx[nq..].copy_from_slice(&solver.qdd);
         if at_event {

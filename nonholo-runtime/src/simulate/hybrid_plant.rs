@@ -24,9 +24,10 @@ pub(super) struct SlidingPlant<'m, 'c> {
     /// direction at the end of the last accepted step (so that only a slip that reverses
     /// within a step, through zero, changes the guard's sign).
     reference: RefCell<Vec<[f64; 3]>>,
-    /// Per contact: whether its slip has grown past [`ARMED`] (a slip that starts from
-    /// rest starts with zero acceleration, so before that its direction is round-off's).
-    armed: RefCell<Vec<bool>>,
+    /// Per contact: whether its friction follows its slip (a slip that starts from rest
+    /// grows from round-off: until it reaches `still_speed` the friction keeps its start
+    /// direction, and that phase ends there: `friction_direction`).
+    armed: Vec<bool>,
     t_start: f64,
     table: Vec<(&'static str, ContactEvent)>,
     /// Per guard: what it reads, of which contact.
@@ -40,7 +41,7 @@ impl<'m, 'c> SlidingPlant<'m, 'c> {
     /// the next phase starts from.
     pub(super) fn watch(&self, start: &mut [[f64; 3]], armed: &mut [bool]) {
         start.copy_from_slice(&self.reference.borrow());
-        armed.copy_from_slice(&self.armed.borrow());
+        armed.copy_from_slice(&self.armed);
     }
 
     pub(super) fn new(
@@ -82,7 +83,7 @@ impl<'m, 'c> SlidingPlant<'m, 'c> {
             scratch: RefCell::new(vec![0.0; spec.nu]),
             mask: mask.to_vec(),
             reference: RefCell::new(start.to_vec()),
-            armed: RefCell::new(armed.to_vec()),
+            armed: armed.to_vec(),
             t_start,
             table,
             reads,
@@ -123,7 +124,7 @@ impl<'m, 'c> SlidingPlant<'m, 'c> {
         // the side a slip velocity through zero keeps (the field stays smooth across the
         // root that ends the phase): the direction at the last accepted step
         let reference = self.reference.borrow();
-        s.solve(t, q, qd, u, &self.mask, &reference)?;
+        s.solve(t, q, qd, u, &self.mask, (&reference, &self.armed))?;
         drop(reference);
         Ok(s)
     }
@@ -207,20 +208,15 @@ impl Plant for SlidingPlant<'_, '_> {
     fn accepted(&self, t: f64, x: &[f64]) -> Result<(), Error> {
         let s = self.solve(t, x)?;
         let mut reference = self.reference.borrow_mut();
-        let mut armed = self.armed.borrow_mut();
-        let threshold = super::still_speed(&x[self.nq..]);
         for (c, r) in reference.iter_mut().enumerate() {
             let v = s.slip[c];
             let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-            if !self.mask[c] || speed == 0.0 {
+            if !self.mask[c] || !self.armed[c] || speed == 0.0 {
                 continue;
             }
-            let along = v[0] * r[0] + v[1] * r[1] + v[2] * r[2];
-            // a slip from rest is watched once it has grown, whichever way it went
-            if !armed[c] && speed > threshold {
-                armed[c] = true;
-                *r = [v[0] / speed, v[1] / speed, v[2] / speed];
-            } else if armed[c] && along > 0.0 {
+            // the field reads only the side of the reference: moving it along the slip
+            // leaves the field as it was
+            if v[0] * r[0] + v[1] * r[1] + v[2] * r[2] > 0.0 {
                 *r = [v[0] / speed, v[1] / speed, v[2] / speed];
             }
         }
@@ -239,17 +235,22 @@ impl Plant for SlidingPlant<'_, '_> {
         &self.table
     }
     /// The normals, the friction margins of the rolling contacts, and each sliding contact's
-    /// slip velocity along its reference direction once armed (positive before: a slip that
-    /// starts from rest grows from zero, in a direction round-off decides at first).
+    /// slip velocity along its reference direction once armed (before, `still_speed` less
+    /// the slip's speed: a slip that starts from rest grows from zero, in a direction
+    /// round-off decides at first, and its friction follows it from that speed on).
     /// The guards at the phase's start are positive: it slips away from there.
     fn contact_guards(&self, t: f64, x: &[f64], out: &mut [f64]) -> Result<(), Error> {
         let s = self.solve(t, x)?;
-        let armed = self.armed.borrow();
         for (g, (what, c)) in out.iter_mut().zip(&self.reads) {
             *g = match what {
                 ContactEvent::LiftOff => s.loads[*c].normal,
                 ContactEvent::Slip => s.loads[*c].friction_margin,
-                ContactEvent::Stick if t == self.t_start || !armed[*c] => 1.0,
+                ContactEvent::Stick if t == self.t_start => 1.0,
+                ContactEvent::Stick if !self.armed[*c] => {
+                    let v = s.slip[*c];
+                    let speed = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                    super::still_speed(&x[self.nq..]) - speed
+                }
                 ContactEvent::Stick => {
                     let (v, r) = (s.slip[*c], self.reference.borrow()[*c]);
                     v[0] * r[0] + v[1] * r[1] + v[2] * r[2]

@@ -169,7 +169,7 @@ impl<'m> Sliding<'m> {
         t: f64,
         (q, qd, u): (&[f64], &[f64], &[f64]),
         sliding: &[bool],
-        start: &[[f64; 3]],
+        start: (&[[f64; 3]], &[bool]),
         c: usize,
     ) -> Result<f64, Error> {
         self.frictionless = true;
@@ -288,10 +288,9 @@ impl<'m> Sliding<'m> {
             .map(|(_, v)| v)
     }
 
-    /// The dynamics at `(t, q, dot(q))` with the contacts `sliding` (each in the direction
-    /// of its slip velocity on the side of `start[c]`, or `start[c]` while the slip is
-    /// slower than [`still_speed`], turning from one to the other up to twice that):
-    /// `qdd`, `lambda`, the loads and the slip velocities.
+    /// The dynamics at `(t, q, dot(q))` with the contacts `sliding` (each against its slip
+    /// velocity on the side of `start[c]` once `armed[c]`, against `start[c]` before:
+    /// [`loads::friction_direction`]): `qdd`, `lambda`, the loads and the slip velocities.
     #[allow(clippy::too_many_lines)]
     pub(super) fn solve(
         &mut self,
@@ -300,7 +299,7 @@ impl<'m> Sliding<'m> {
         qd: &[f64],
         u: &[f64],
         sliding: &[bool],
-        start: &[[f64; 3]],
+        (start, armed): (&[[f64; 3]], &[bool]),
     ) -> Result<(), Error> {
         let spec = self.spec;
         let (nq, nc, k) = (spec.nq, spec.nc, spec.contacts.len());
@@ -308,7 +307,6 @@ impl<'m> Sliding<'m> {
         let ma = self.prepare(t, q, qd, u, sliding)?;
         // slip velocities, the sliding directions and their generalized forces
         let scale = STILL * (1.0 + qd.iter().fold(0.0f64, |a, v| a.max(libm::fabs(*v))));
-        let still = still_speed(qd);
         for c in 0..k {
             let v = self.slip_velocity(c).ok_or(Error::NotAvailable {
                 what: "the slip velocity (the contact's rows are dependent)",
@@ -317,7 +315,7 @@ impl<'m> Sliding<'m> {
             if !sliding[c] {
                 continue;
             }
-            let s = loads::friction_direction(v, start[c], scale, still);
+            let s = loads::friction_direction(v, start[c], armed[c], scale);
             self.dir[c] = s;
             let (a, _) = self.in_rows(c, s).ok_or(Error::NotAvailable {
                 what: "the friction force (the contact's rows are dependent)",

@@ -413,39 +413,29 @@ pub(super) fn lu_solve(m: &mut [f64], b: &mut [f64], perm: &mut [usize], n: usiz
 }
 
 /// The direction of a sliding contact's friction (against it) for the slip velocity `v`:
-/// the slip's own direction on the side of `start` (past a grip it is continued, not
-/// flipped, so the field stays smooth across the root that ends the phase, which an
-/// implicit method's step may straddle), and `start` at rest (below `scale`).
+/// once `armed`, the slip's own direction on the side of `start` (past a grip it is
+/// continued, not flipped, so the field stays smooth across the root that ends the phase,
+/// which an implicit method's step may straddle), and `start` at rest (below `scale`).
 ///
-/// A slip that grows from rest grows from round-off: below `still` its own direction says
-/// nothing and the friction keeps `start`; it turns to the slip's direction as the slip
-/// grows from `still` to twice that, smoothly and as a function of the state alone, so that
-/// every method integrates one and the same field.
-pub(super) fn friction_direction(v: [f64; 3], start: [f64; 3], scale: f64, still: f64) -> [f64; 3] {
+/// A slip that grows from rest grows from round-off, so its own direction says nothing at
+/// first: until the slip reaches [`super::still_speed`] the friction keeps `start` (the way
+/// rolling pulled), and the phase ends there, at an instant located like every other, to
+/// go on with the slip's own direction. Each phase's field is smooth and a function of the
+/// state alone, so every method integrates the same one.
+pub(super) fn friction_direction(
+    v: [f64; 3],
+    start: [f64; 3],
+    armed: bool,
+    scale: f64,
+) -> [f64; 3] {
     let speed = norm(v);
-    if speed <= scale {
+    if !armed || speed <= scale {
         return start;
     }
     let sign = if dot(v, start) < 0.0 { -1.0 } else { 1.0 };
-    let along = [
+    [
         sign * v[0] / speed,
         sign * v[1] / speed,
         sign * v[2] / speed,
-    ];
-    let w = ((speed - still) / still).clamp(0.0, 1.0);
-    let w = w * w * (3.0 - 2.0 * w);
-    if w >= 1.0 {
-        return along;
-    }
-    let d = [
-        (1.0 - w) * start[0] + w * along[0],
-        (1.0 - w) * start[1] + w * along[1],
-        (1.0 - w) * start[2] + w * along[2],
-    ];
-    let len = norm(d);
-    if len > 0.5 {
-        [d[0] / len, d[1] / len, d[2] / len]
-    } else {
-        along
-    }
+    ]
 }
