@@ -15,29 +15,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::RimlessWheel;
 use nonholo::prelude::*;
+use nonholo_test_models::hybrid_events::DrivenDisk;
 use std::hint::black_box;
 use std::time::Duration;
-
-nonholonomic! {
-    /// A thin disk held upright on the floor, its spin driven by a motor torque `tau`.
-    pub struct DrivenDisk;
-    parameters { m = 2.0, r = 0.3, g = 9.81, mu = 0.2 }
-    inputs { tau }
-    coordinates { x, y, yaw, spin }
-    frame N;
-    point O;
-    frame L = N.rotate(z, yaw);
-    frame D = L.rotate(y, spin);
-    point P = O + N[x, y, 0.0];
-    point C = P + r * N.z;
-    body disk { frame: D, center: C, mass: m,
-                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P, friction: mu }
-    forces { on disk: tau * L.y; }
-    dependent { x, y }
-}
 
 /// 3 N m for the first 0.15 s of every 0.5 s: rolling would need 3 / (1.5 r) = 6.7 N of
 /// friction, more than `mu m g = 3.9 N`.

@@ -6,7 +6,9 @@
 use nonholo::models::DiffDriveRobot;
 use nonholo::prelude::*;
 use nonholo::{ContactEvent, Error, EventKind, Method};
-use nonholo_test_models::hybrid_events::{UprightDisk, UprightDiskMu, UprightDiskVo, Wagon};
+use nonholo_test_models::hybrid_events::{
+    DrivenDisk, UprightDisk, UprightDiskMu, UprightDiskVo, Wagon,
+};
 
 /// The closed form of the disk thrown at `v0` along `x` without spin: it slides for
 /// `v0 / (3 mu g)`, then rolls at `2 v0 / 3`.
@@ -685,5 +687,65 @@ fn a_wagon_thrown_sideways_slides_on_four_wheels_and_grips_on_four() {
             "{method:?}: {end:?}"
         );
         assert!(end[2].abs() < 1e-12 && end[7..].iter().all(|v| v.abs() < 1e-9));
+    }
+}
+
+#[test]
+fn a_disk_driven_in_bursts_slips_at_each_and_grips_at_the_closed_form_in_every_method() {
+    // 3 N m for 0.15 s of every 0.5 s: more than friction passes on, so each burst starts a
+    // slip from rest (the wheel spinning ahead) that grows at 2 tau / (m r) - 3 mu g and,
+    // the torque off, falls at 3 mu g: it grips 0.15 * 2 tau / (3 mu g m r) after the burst
+    // starts
+    let d = DrivenDisk::default();
+    let grip_after = 0.15 * 2.0 * 3.0 / (3.0 * d.mu * d.g * d.m * d.r);
+    let mut grips: Vec<Vec<f64>> = Vec::new();
+    for method in [
+        Method::Tsit45,
+        Method::Dop853,
+        Method::Bdf,
+        Method::Esdirk34,
+    ] {
+        let mut bursts = |t: f64, _x: &[f64], u: &mut [f64]| {
+            u[0] = if t.rem_euclid(0.5) < 0.15 { 3.0 } else { 0.0 };
+        };
+        // the torque held between samples at 20 Hz: each method lands on its jumps
+        let o = tight(method).control_period(0.05);
+        let tr = simulate_hybrid_controlled(&d, &mut bursts, &[0.0; 4], &[0.0; 4], 0.0..1.9, &o)
+            .map_err(|e| e.error)
+            .unwrap_or_else(|e| panic!("{method:?}: {e}"));
+        let ev = tr.events();
+        assert_eq!(ev.len(), 8, "{method:?}: {ev:?}");
+        let mut own = Vec::new();
+        for (k, pair) in ev.chunks(2).enumerate() {
+            let burst = 0.5 * k as f64;
+            let kinds: Vec<_> = pair.iter().map(|e| e.kind).collect();
+            let on = |event| EventKind::Contact {
+                contact: "disk on ground",
+                event,
+            };
+            assert_eq!(
+                kinds,
+                [on(ContactEvent::Slip), on(ContactEvent::Stick)],
+                "{method:?}"
+            );
+            assert!(
+                (pair[0].t - burst).abs() < 1e-9,
+                "{method:?}: slip {}",
+                pair[0].t
+            );
+            let want = burst + grip_after;
+            assert!(
+                (pair[1].t - want).abs() < 1e-9,
+                "{method:?}: grip {} vs {want}",
+                pair[1].t
+            );
+            own.push(pair[1].t);
+        }
+        grips.push(own);
+    }
+    for g in &grips[1..] {
+        for (a, b) in g.iter().zip(&grips[0]) {
+            assert!((a - b).abs() < 1e-8, "{a} vs {b}");
+        }
     }
 }

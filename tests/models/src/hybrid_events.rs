@@ -121,3 +121,25 @@ nonholonomic! {
     rolls rr on ground { center: W_rr, axis: C.y, radius: r, lateral: false, friction: mu }
     dependent { x, y, th, p_fr, p_rl, p_rr }
 }
+
+nonholonomic! {
+    /// A thin disk held upright on the floor, its spin driven by a motor torque `tau`.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct DrivenDisk;
+    parameters { m = 2.0, r = 0.3, g = 9.81, mu = 0.2 }
+    inputs { tau }
+    coordinates { x, y, yaw, spin }
+    frame N;
+    point O;
+    frame L = N.rotate(z, yaw);
+    frame D = L.rotate(y, spin);
+    point P = O + N[x, y, 0.0];
+    point C = P + r * N.z;
+    body disk { frame: D, center: C, mass: m,
+                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
+    gravity = -g * N.z;
+    plane ground { point: O, up: N.z }
+    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P, friction: mu }
+    forces { on disk: tau * L.y; }
+    dependent { x, y }
+}
