@@ -11,7 +11,7 @@ use nonholo_test_models::hybrid_events::FallingMass;
 
 /// The rimless wheel walking from `th = -alpha` at the rate `w0` for `t1` seconds.
 fn walk(w: &RimlessWheel, w0: f64, t1: f64, method: Method, tol: f64) -> Trajectory {
-    let o = w.heel_strikes(Options::default().method(method).rtol(tol).atol(tol));
+    let o = w.heel_strikes(Options::default().method(method).rtol(tol).atol(tol * 1e-2));
     simulate_hybrid(w, &[-w.alpha], &[w0], 0.0..t1, &o).expect("a walk")
 }
 
@@ -87,17 +87,25 @@ fn every_method_agrees_on_the_strikes() {
     let reference = walk(&w, 1.0, 8.0, Method::Dop853, 1e-12);
     let times: Vec<f64> = reference.events().iter().map(|e| e.t).collect();
     assert!(times.len() > 5);
-    for (method, tol, agree) in [
-        (Method::Tsit45, 1e-11, 1e-8),
-        (Method::Bdf, 1e-10, 1e-6),
-        (Method::Esdirk34, 1e-10, 1e-6),
+    // every method at rtol 1e-10 (atol 1e-12): each strike within 1e-8 s of the reference's
+    // (7.5e-11 Tsit45, 1.2e-9 DOP853); the implicit methods' within their global error over
+    // 8 s of walking at that tolerance, which moves the strikes with the state (BDF 1.2e-8,
+    // ESDIRK34, of order 3, 6.0e-8)
+    for (method, agree) in [
+        (Method::Tsit45, 1e-8),
+        (Method::Dop853, 1e-8),
+        (Method::Bdf, 2e-8),
+        (Method::Esdirk34, 1e-7),
     ] {
-        let tr = walk(&w, 1.0, 8.0, method, tol);
+        let tr = walk(&w, 1.0, 8.0, method, 1e-10);
         let other: Vec<f64> = tr.events().iter().map(|e| e.t).collect();
         assert_eq!(other.len(), times.len(), "{method:?}");
-        for (a, b) in times.iter().zip(&other) {
-            assert!((a - b).abs() < agree, "{method:?}: {a} vs {b}");
-        }
+        let worst = times
+            .iter()
+            .zip(&other)
+            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        println!("{method:?}: strikes within {worst:.1e} s");
+        assert!(worst < agree, "{method:?}: {worst}");
     }
 }
 
