@@ -157,252 +157,341 @@ pub(super) struct Drive<'r> {
     pub(super) roots: Option<&'r super::roots::Roots<'r>>,
 }
 
-impl Drive<'_> {
+impl<'r> Drive<'r> {
     /// Step to `t_end`, recording samples (dense output between steps), through the hold
-    /// intervals of a sampled-data run.
+    /// intervals of a sampled-data run: one stage at a time ([`Loop`]): the start, a step,
+    /// a user event inside it, a guard's root that ends the run, the samples of an
+    /// accepted step, a control instant.
     pub(super) fn run(self, mut stepper: impl Stepper) -> Result<(), Error> {
-        let Drive {
-            field,
-            state0,
-            t0,
-            t_end,
-            o,
-            samples,
-            traj,
-            monitor,
-            instants,
-            roots,
-        } = self;
-        let (_, dim, nu) = field.dims();
-        let mut rec = Recorder {
-            dy: vec![0.0; dim],
-            u: vec![0.0; nu],
-            monitor,
+        let Some(mut run) = Loop::start(self)? else {
+            return Ok(());
         };
-        let mut y = vec![0.0; dim];
-
-        // Samples at t0 (a sampled-data controller has set the inputs there already).
-        let mut next = 0;
-        match samples {
-            None => rec.record(field, traj, t0, state0)?,
-            Some(s) => {
-                while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t0) {
-                    rec.record(field, traj, ts, state0)?;
-                    next += 1;
-                }
-                if next == s.len() {
-                    return Ok(());
-                }
-            }
-        }
-
-        // A start outside a contact's guards never changes their sign: reported at once (and
-        // so is a control instant whose new inputs jump a guard past zero).
-        let mut guards = vec![0.0; roots.map_or(0, super::roots::Roots::len)];
-        let outside = |t: f64, y: &[f64], g: &mut [f64]| -> Result<(), Error> {
-            let Some(roots) = roots else { return Ok(()) };
-            roots.eval(t, y, g)?;
-            // a NaN guard counts as outside
-            match g[1..].iter().position(|x| x.is_nan() || *x <= 0.0) {
-                Some(i) => Err(super::roots::contact_lost(field, i, t, y)),
-                None => Ok(()),
-            }
-        };
-        if let Err(e) = outside(t0, state0, &mut guards) {
-            traj.set_event_time(t0);
-            return Err(e);
-        }
-
-        // The events that continue the run, armed where their guards are positive.
-        let mut events = super::events::Events::new(o, field);
-        if let Some(ev) = events.as_mut() {
-            field.sample(t0, state0, &mut rec.dy, &mut rec.u)?;
-            ev.arm(field, t0, state0, &rec.dy)?;
-        }
-
-        // The hold interval and where it ends.
-        let mut interval = instants.map_or(0, |i| i.interval_at(t0));
-        let (mut t_stop, mut stop_is_instant) =
-            instants.map_or((t_end, false), |i| i.stop(interval));
-        let dt = instants.map_or(0.0, |i| i.dt);
-        let mut steps = 0_usize;
         loop {
-            if steps >= o.max_steps {
-                return Err(Error::Solver {
-                    t: stepper.t(),
-                    message: format!(
-                        "maximum number of steps ({}) reached{}",
-                        o.max_steps,
-                        stepper.hint().unwrap_or_default()
-                    ),
-                    state: stepper.y().to_vec(),
-                });
-            }
-            let t_old = stepper.t();
-            let reason = stepper.step()?;
-            steps += 1;
-            let t_now = stepper.t();
-            // diffsol checks its absolute minimum step only after a rejection; an accepted step
-            // too small to change t (near a singularity) is an underflow all the same.
-            if t_now <= t_old {
-                return Err(Error::StepSize {
-                    t: t_now,
-                    state: stepper.y().to_vec(),
-                });
-            }
-            if stepper.y().iter().any(|x| !x.is_finite()) {
-                return Err(Error::NonFinite {
-                    what: "state",
-                    t: t_now,
-                    state: stepper.y().to_vec(),
-                });
-            }
-            // An event inside the step (before what stopped it): the samples before it,
-            // the state before and after it, and the method goes on from the latter.
-            if let Some(ev) = events.as_mut() {
-                let t_limit = match reason {
-                    Stop::Root(t_root, _) => t_root,
-                    _ => t_now,
-                };
-                if let Some((t_e, i)) = ev.check(field, &mut stepper, t_old, t_limit)? {
-                    if let Some(s) = samples {
-                        while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_e) {
-                            stepper.interpolate(ts, &mut y)?;
-                            rec.record(field, traj, ts, &y)?;
-                            next += 1;
-                        }
-                        // the pair at t_e stands for a sample asked there
-                        while s.get(next).is_some_and(|&ts| ts <= t_e) {
-                            next += 1;
-                        }
-                    }
-                    stepper.interpolate(t_e, &mut y)?;
-                    if traj.times().last().is_none_or(|t| *t < t_e) {
-                        rec.record(field, traj, t_e, &y)?;
-                    }
-                    let name = ev.fire(field, i, t_e, &mut y)?;
-                    rec.push_event(
-                        field,
-                        traj,
-                        Event {
-                            t: t_e,
-                            kind: EventKind::User(name),
-                        },
-                        &y,
-                    )?;
-                    ev.arm(field, t_e, &y, &rec.dy)?;
-                    if let Err(e) = outside(t_e, &y, &mut guards) {
-                        traj.set_event_time(t_e);
-                        return Err(e);
-                    }
-                    stepper.jump(t_e, &y, &rec.dy)?;
-                    if samples.is_some_and(|s| next == s.len()) {
-                        return Ok(());
-                    }
-                    continue;
-                }
-            }
-            if let Stop::Root(t_root, index) = reason {
-                // Samples up to the event by dense output, then the state at the event.
-                if let Some(s) = samples {
-                    while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_root) {
-                        stepper.interpolate(ts, &mut y)?;
-                        rec.record(field, traj, ts, &y)?;
-                        next += 1;
-                    }
-                }
-                stepper.interpolate(t_root, &mut y)?;
-                if traj.times().last().is_none_or(|t| *t < t_root) {
-                    rec.record(field, traj, t_root, &y)?;
-                }
-                traj.set_event_time(t_root);
-                if index > 0 {
-                    return Err(super::roots::contact_lost(field, index - 1, t_root, &y));
-                }
-                return Ok(());
-            }
-            // a sample inside the step is interpolated on the field the step was taken
-            // with, which `accepted` may change (a sliding contact's friction that starts to
-            // follow its slip)
-            if samples.is_some_and(|s| s.get(next).is_some_and(|&ts| ts < t_now)) {
-                stepper.prepare_interpolation()?;
-            }
-            field.accepted(t_now, stepper.y())?;
-            // The step lands within roundoff of the stop time; label it the stop time exactly.
-            let at_stop = reason == Stop::End;
-            let at_end = at_stop && t_stop >= t_end;
-            let instant = at_stop && stop_is_instant;
-            if !instant {
-                match samples {
-                    None => {
-                        let ts = if at_stop { t_stop } else { t_now };
-                        rec.record(field, traj, ts, stepper.y())?;
-                    }
-                    Some(s) => {
-                        // Dense output of the last step, then the samples at its end.
-                        while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_now) {
-                            stepper.interpolate(ts, &mut y)?;
-                            rec.record(field, traj, ts, &y)?;
-                            next += 1;
-                        }
-                        while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t_now || at_stop) {
-                            rec.record(field, traj, ts, stepper.y())?;
-                            next += 1;
-                        }
-                    }
-                }
-                if at_end {
+            let (t_old, reason) = run.step(&mut stepper)?;
+            if run.user_event(&mut stepper, t_old, reason)? {
+                if run.samples_done() {
                     return Ok(());
                 }
                 continue;
             }
-            // A control instant: the samples before it have the held inputs (dense output of
-            // the last step), those at it (to roundoff) the new ones.
-            if let Some(s) = samples {
-                let before = t_stop - roundoff(t_stop, dt);
-                while let Some(&ts) = s.get(next).filter(|&&ts| ts < t_now && ts < before) {
-                    stepper.interpolate(ts, &mut y)?;
-                    rec.record(field, traj, ts, &y)?;
-                    next += 1;
-                }
+            if let Stop::Root(t_root, index) = reason {
+                return run.root(&mut stepper, t_root, index);
             }
-            // The controller, then the inputs and the derivative at the instant, once: for
-            // the samples there and for the method's restart.
-            let t_instant = t_stop;
-            y.copy_from_slice(stepper.y());
-            let new_inputs = field.sample_and_hold(t_instant, &y)?;
-            field.sample(t_instant, &y, &mut rec.dy, &mut rec.u)?;
-            if new_inputs && let Err(e) = outside(t_instant, &y, &mut guards) {
-                rec.push(field, traj, t_instant, &y)?;
-                traj.set_event_time(t_instant);
-                return Err(e);
+            // a sample inside the step is interpolated on the field the step was taken
+            // with, which `accepted` may change (a sliding contact's friction that starts to
+            // follow its slip)
+            if run.sample_before(stepper.t()) {
+                stepper.prepare_interpolation()?;
             }
-            if !at_end {
-                interval += 1;
-                (t_stop, stop_is_instant) = instants.map_or((t_end, false), |i| i.stop(interval));
-                stepper.restart(t_instant, t_stop, new_inputs, &rec.dy)?;
-            }
-            match samples {
-                None => rec.push(field, traj, t_instant, &y)?,
-                Some(s) => {
-                    let upto = t_instant + roundoff(t_instant, dt);
-                    // the buffers hold the instant's inputs and derivative until a sample at
-                    // another time (within roundoff) is recorded
-                    let mut fresh = true;
-                    while let Some(&ts) = s.get(next).filter(|&&ts| ts <= upto || at_end) {
-                        if fresh && ts == t_instant {
-                            rec.push(field, traj, ts, &y)?;
-                        } else {
-                            rec.record(field, traj, ts, &y)?;
-                            fresh = false;
-                        }
-                        next += 1;
-                    }
-                }
+            run.d.field.accepted(stepper.t(), stepper.y())?;
+            // The step lands within roundoff of the stop time; label it the stop time exactly.
+            let at_stop = reason == Stop::End;
+            let at_end = at_stop && run.t_stop >= run.d.t_end;
+            if at_stop && run.stop_is_instant {
+                run.instant(&mut stepper, at_end)?;
+            } else {
+                run.record_step(&mut stepper, at_stop)?;
             }
             if at_end {
                 return Ok(());
             }
         }
+    }
+}
+
+/// The sampling loop's state between its stages.
+struct Loop<'r> {
+    d: Drive<'r>,
+    rec: Recorder,
+    /// Scratch for dense output.
+    y: Vec<f64>,
+    /// The next sample time to record (index into `d.samples`).
+    next: usize,
+    guards: Vec<f64>,
+    events: Option<super::events::Events<'r>>,
+    /// The hold interval, where it ends and whether that end is a control instant.
+    interval: usize,
+    t_stop: f64,
+    stop_is_instant: bool,
+    /// The control period (0 without one).
+    dt: f64,
+    steps: usize,
+}
+
+impl<'r> Loop<'r> {
+    /// The samples at `t0` (a sampled-data controller has set the inputs there already),
+    /// the guards checked there and the events armed. `None` where nothing is left to run.
+    fn start(d: Drive<'r>) -> Result<Option<Self>, Error> {
+        let (field, t0, state0) = (d.field, d.t0, d.state0);
+        let (_, dim, nu) = field.dims();
+        let mut rec = Recorder {
+            dy: vec![0.0; dim],
+            u: vec![0.0; nu],
+            monitor: d.monitor,
+        };
+        let mut next = 0;
+        match d.samples {
+            None => rec.record(field, d.traj, t0, state0)?,
+            Some(s) => {
+                while let Some(&ts) = s.get(next).filter(|&&ts| ts <= t0) {
+                    rec.record(field, d.traj, ts, state0)?;
+                    next += 1;
+                }
+                if next == s.len() {
+                    return Ok(None);
+                }
+            }
+        }
+        let guards = vec![0.0; d.roots.map_or(0, super::roots::Roots::len)];
+        let events = super::events::Events::new(d.o, field);
+        let interval = d.instants.map_or(0, |i| i.interval_at(t0));
+        let (t_stop, stop_is_instant) = d.instants.map_or((d.t_end, false), |i| i.stop(interval));
+        let dt = d.instants.map_or(0.0, |i| i.dt);
+        let mut run = Self {
+            d,
+            rec,
+            y: vec![0.0; dim],
+            next,
+            guards,
+            events,
+            interval,
+            t_stop,
+            stop_is_instant,
+            dt,
+            steps: 0,
+        };
+        // A start outside a contact's guards never changes their sign: reported at once.
+        if let Err(e) = run.outside(t0, state0) {
+            run.d.traj.set_event_time(t0);
+            return Err(e);
+        }
+        // The events that continue the run, armed where their guards are positive.
+        if let Some(ev) = run.events.as_mut() {
+            field.sample(t0, state0, &mut run.rec.dy, &mut run.rec.u)?;
+            ev.arm(field, t0, state0, &run.rec.dy)?;
+        }
+        Ok(Some(run))
+    }
+
+    /// A contact's guard at or below zero (or NaN) at `(t, y)`: the error that ends the run
+    /// (a start outside the guards, or a control instant whose new inputs jump one past zero).
+    fn outside(&mut self, t: f64, y: &[f64]) -> Result<(), Error> {
+        let Some(roots) = self.d.roots else {
+            return Ok(());
+        };
+        roots.eval(t, y, &mut self.guards)?;
+        match self.guards[1..]
+            .iter()
+            .position(|x| x.is_nan() || *x <= 0.0)
+        {
+            Some(i) => Err(super::roots::contact_lost(self.d.field, i, t, y)),
+            None => Ok(()),
+        }
+    }
+
+    fn samples_done(&self) -> bool {
+        self.d.samples.is_some_and(|s| self.next == s.len())
+    }
+
+    /// Whether a sample is asked before `t`.
+    fn sample_before(&self, t: f64) -> bool {
+        self.d
+            .samples
+            .is_some_and(|s| s.get(self.next).is_some_and(|&ts| ts < t))
+    }
+
+    /// The samples asked before `t` (or at it, with `inclusive`), by dense output.
+    fn interpolate_samples(
+        &mut self,
+        stepper: &mut impl Stepper,
+        t: f64,
+        inclusive: bool,
+    ) -> Result<(), Error> {
+        let Some(s) = self.d.samples else {
+            return Ok(());
+        };
+        while let Some(&ts) = s
+            .get(self.next)
+            .filter(|&&ts| ts < t || (inclusive && ts <= t))
+        {
+            stepper.interpolate(ts, &mut self.y)?;
+            self.rec.record(self.d.field, self.d.traj, ts, &self.y)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// One accepted step, checked: within `max_steps`, moving `t`, finite. Returns where
+    /// it started and how it ended.
+    fn step(&mut self, stepper: &mut impl Stepper) -> Result<(f64, Stop), Error> {
+        if self.steps >= self.d.o.max_steps {
+            return Err(Error::Solver {
+                t: stepper.t(),
+                message: format!(
+                    "maximum number of steps ({}) reached{}",
+                    self.d.o.max_steps,
+                    stepper.hint().unwrap_or_default()
+                ),
+                state: stepper.y().to_vec(),
+            });
+        }
+        let t_old = stepper.t();
+        let reason = stepper.step()?;
+        self.steps += 1;
+        let t_now = stepper.t();
+        // diffsol checks its absolute minimum step only after a rejection; an accepted step
+        // too small to change t (near a singularity) is an underflow all the same.
+        if t_now <= t_old {
+            return Err(Error::StepSize {
+                t: t_now,
+                state: stepper.y().to_vec(),
+            });
+        }
+        if stepper.y().iter().any(|x| !x.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "state",
+                t: t_now,
+                state: stepper.y().to_vec(),
+            });
+        }
+        Ok((t_old, reason))
+    }
+
+    /// A user event inside the step (before what stopped it): the samples before it, the
+    /// state before and after it, and the method goes on from the latter. Whether one fired.
+    fn user_event(
+        &mut self,
+        stepper: &mut impl Stepper,
+        t_old: f64,
+        reason: Stop,
+    ) -> Result<bool, Error> {
+        let field = self.d.field;
+        let t_limit = match reason {
+            Stop::Root(t_root, _) => t_root,
+            _ => stepper.t(),
+        };
+        let Some(ev) = self.events.as_mut() else {
+            return Ok(false);
+        };
+        let Some((t_e, i)) = ev.check(field, stepper, t_old, t_limit)? else {
+            return Ok(false);
+        };
+        self.interpolate_samples(stepper, t_e, false)?;
+        // the pair at t_e stands for a sample asked there
+        if let Some(s) = self.d.samples {
+            while s.get(self.next).is_some_and(|&ts| ts <= t_e) {
+                self.next += 1;
+            }
+        }
+        stepper.interpolate(t_e, &mut self.y)?;
+        if self.d.traj.times().last().is_none_or(|t| *t < t_e) {
+            self.rec.record(field, self.d.traj, t_e, &self.y)?;
+        }
+        let ev = self.events.as_mut().ok_or(Error::NotAvailable {
+            what: "the events of a run",
+        })?;
+        let name = ev.fire(field, i, t_e, &mut self.y)?;
+        let event = Event {
+            t: t_e,
+            kind: EventKind::User(name),
+        };
+        self.rec.push_event(field, self.d.traj, event, &self.y)?;
+        ev.arm(field, t_e, &self.y, &self.rec.dy)?;
+        let y = core::mem::take(&mut self.y);
+        let outside = self.outside(t_e, &y);
+        self.y = y;
+        if let Err(e) = outside {
+            self.d.traj.set_event_time(t_e);
+            return Err(e);
+        }
+        stepper.jump(t_e, &self.y, &self.rec.dy)?;
+        Ok(true)
+    }
+
+    /// A root inside the step ends the run: the samples up to it by dense output, then the
+    /// state there; a contact guard's is the error that names it.
+    fn root(&mut self, stepper: &mut impl Stepper, t_root: f64, index: usize) -> Result<(), Error> {
+        self.interpolate_samples(stepper, t_root, false)?;
+        stepper.interpolate(t_root, &mut self.y)?;
+        let traj = &mut *self.d.traj;
+        if traj.times().last().is_none_or(|t| *t < t_root) {
+            self.rec.record(self.d.field, traj, t_root, &self.y)?;
+        }
+        traj.set_event_time(t_root);
+        if index > 0 {
+            return Err(super::roots::contact_lost(
+                self.d.field,
+                index - 1,
+                t_root,
+                &self.y,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The samples of an accepted step that ended before a control instant: its end
+    /// (labelled the stop time where it stopped there), or the samples asked inside it by
+    /// dense output and those at its end.
+    fn record_step(&mut self, stepper: &mut impl Stepper, at_stop: bool) -> Result<(), Error> {
+        let t_now = stepper.t();
+        let Some(s) = self.d.samples else {
+            let ts = if at_stop { self.t_stop } else { t_now };
+            return self.rec.record(self.d.field, self.d.traj, ts, stepper.y());
+        };
+        self.interpolate_samples(stepper, t_now, false)?;
+        while let Some(&ts) = s.get(self.next).filter(|&&ts| ts <= t_now || at_stop) {
+            self.rec
+                .record(self.d.field, self.d.traj, ts, stepper.y())?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// A control instant: the samples before it with the held inputs (dense output of the
+    /// last step), the controller, the inputs and the derivative at the instant once (for
+    /// the samples there and the method's restart), the next hold interval.
+    fn instant(&mut self, stepper: &mut impl Stepper, at_end: bool) -> Result<(), Error> {
+        let (field, dt) = (self.d.field, self.dt);
+        let t_instant = self.t_stop;
+        let before = t_instant - roundoff(t_instant, dt);
+        self.interpolate_samples(stepper, stepper.t().min(before), false)?;
+        self.y.copy_from_slice(stepper.y());
+        let new_inputs = field.sample_and_hold(t_instant, &self.y)?;
+        field.sample(t_instant, &self.y, &mut self.rec.dy, &mut self.rec.u)?;
+        if new_inputs {
+            let y = core::mem::take(&mut self.y);
+            let outside = self.outside(t_instant, &y);
+            self.y = y;
+            if let Err(e) = outside {
+                self.rec.push(field, self.d.traj, t_instant, &self.y)?;
+                self.d.traj.set_event_time(t_instant);
+                return Err(e);
+            }
+        }
+        if !at_end {
+            self.interval += 1;
+            (self.t_stop, self.stop_is_instant) = self
+                .d
+                .instants
+                .map_or((self.d.t_end, false), |i| i.stop(self.interval));
+            stepper.restart(t_instant, self.t_stop, new_inputs, &self.rec.dy)?;
+        }
+        let Some(s) = self.d.samples else {
+            return self.rec.push(field, self.d.traj, t_instant, &self.y);
+        };
+        let upto = t_instant + roundoff(t_instant, dt);
+        // the buffers hold the instant's inputs and derivative until a sample at another
+        // time (within roundoff) is recorded
+        let mut fresh = true;
+        while let Some(&ts) = s.get(self.next).filter(|&&ts| ts <= upto || at_end) {
+            if fresh && ts == t_instant {
+                self.rec.push(field, self.d.traj, ts, &self.y)?;
+            } else {
+                self.rec.record(field, self.d.traj, ts, &self.y)?;
+                fresh = false;
+            }
+            self.next += 1;
+        }
+        Ok(())
     }
 }
