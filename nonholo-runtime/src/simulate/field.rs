@@ -133,25 +133,17 @@ pub(super) struct Field<'r, M: Model> {
     held: RefCell<Vec<f64>>,
     /// The inputs of one evaluation ([`Mode::Feedback`]) or of a control instant.
     scratch: RefCell<Vec<f64>>,
-    /// `df/du` at the last point a Jacobian-vector product was asked at (feedback only).
-    jacobians: RefCell<Jacobians>,
+    /// The Jacobian-vector products' scratch.
+    difference: RefCell<Difference>,
     /// The first error of a closure that cannot return one (diffsol's).
     failure: RefCell<Option<Error>>,
 }
 
-/// `b = df/du` at `(t, x, u = c(t, x))` (with `a = df/dx`, which [`Model::jacobians`] fills
-/// as well), and the buffers of the controller's difference quotient.
-struct Jacobians {
-    valid: bool,
-    t: f64,
-    x: Vec<f64>,
-    u: Vec<f64>,
-    a: Vec<f64>,
-    b: Vec<f64>,
-    /// `x +- h v` and the controller's outputs there.
+/// The buffers of the Jacobian-vector products' central differences: the probe `x +- h v`
+/// and the field at `x + h v`.
+struct Difference {
+    f0: Vec<f64>,
     probe: Vec<f64>,
-    u_plus: Vec<f64>,
-    u_minus: Vec<f64>,
 }
 
 impl<'r, M: Model> Field<'r, M> {
@@ -168,25 +160,15 @@ impl<'r, M: Model> Field<'r, M> {
             (Some(_), true) => Mode::Held,
             (Some(_), false) => Mode::Feedback,
         };
-        // df/du is needed under continuous feedback only.
-        let exact = mode == Mode::Feedback && nu > 0;
-        let size = |k: usize| if exact { k } else { 0 };
         Self {
             model,
             mode,
             controller: controller.map(RefCell::new),
             held: RefCell::new(vec![0.0; nu]),
             scratch: RefCell::new(vec![0.0; nu]),
-            jacobians: RefCell::new(Jacobians {
-                valid: false,
-                t: 0.0,
-                x: vec![0.0; size(n)],
-                u: vec![0.0; size(nu)],
-                a: vec![0.0; size(n * n)],
-                b: vec![0.0; size(n * nu)],
-                probe: vec![0.0; size(n)],
-                u_plus: vec![0.0; size(nu)],
-                u_minus: vec![0.0; size(nu)],
+            difference: RefCell::new(Difference {
+                f0: vec![0.0; n],
+                probe: vec![0.0; n],
             }),
             failure: RefCell::new(None),
         }
@@ -250,50 +232,40 @@ impl<'r, M: Model> Field<'r, M> {
         }
     }
 
-    /// `out = (d f / d x) v` of the field the integrator sees.
+    /// `out = (d f / d x) v` of the field the integrator sees, for the implicit methods'
+    /// Newton iterations: a central difference `(f(x + h v) - f(x - h v)) / 2h` with
+    /// `h = cbrt(eps) max(1, |x|) / |v|` (max norms), accurate to about `eps^(2/3)` of the
+    /// field's scale. In every input mode it is the field as integrated: under continuous
+    /// feedback the closed loop `f(x, c(x))`, the controller's own dependence on `x`
+    /// included.
     ///
-    /// - [`Mode::Zero`], or a model without inputs: [`Model::rhs_jvp`].
-    /// - [`Mode::Held`]: [`Model::rhs_u_jvp`] at the held `u` (exact in generated models).
-    /// - [`Mode::Feedback`]: `d/dx f(x, c(x)) v = (df/dx) v + (df/du) (dc/dx v)`, with
-    ///   `(df/dx) v` from [`Model::rhs_u_jvp`] at `u = c(x)`, `df/du` exact from
-    ///   [`Model::jacobians`] (computed once per point, reused for every direction asked
-    ///   there) and `dc/dx v` a central difference of the controller,
-    ///   `(c(x + h v) - c(x - h v)) / 2h` with `h = cbrt(eps) max(1, |x|) / |v|`: the
-    ///   controller's Jacobian is not known, and its `O(h^2)` error stays in that term.
+    /// A difference and not the model's exact [`Model::rhs_jvp`]: a Newton iteration needs
+    /// its matrix only to converge (the step's accuracy is the error estimate's), a central
+    /// difference gives it to 1e-10 or so (SciPy's `BDF` and SUNDIALS take difference
+    /// quotients too), and the exact product is the whole right-hand side again in dual
+    /// numbers, which a call of `simulate` would compile for every model: on a
+    /// 29-coordinate chain it was most of what `simulate` added to the model's release
+    /// build (15.4 s against 7.0 s; BENCHMARKS.md, "Build times").
     pub(super) fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
-        if self.mode == Mode::Zero || M::NU == 0 {
-            return self.model.rhs_jvp(t, x, v, out);
-        }
-        if self.mode == Mode::Held {
-            return self.model.rhs_u_jvp(t, x, &self.held.borrow(), v, out);
-        }
-        let mut jac = self.jacobians.borrow_mut();
-        let jac = &mut *jac;
-        if !(jac.valid && jac.t == t && jac.x == x) {
-            self.control(t, x, &mut jac.u)?;
-            jac.refresh(self.model, t, x)?;
-        }
-        self.model.rhs_u_jvp(t, x, &jac.u, v, out)?;
-        let scale = x.iter().fold(1.0f64, |m, x| m.max(x.abs()));
         let vnorm = v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         if vnorm == 0.0 {
+            out.fill(0.0);
             return Ok(());
         }
-        let h = 6.055454452393343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
-        for (p, (x, v)) in jac.probe.iter_mut().zip(x.iter().zip(v)) {
+        let mut d = self.difference.borrow_mut();
+        let d = &mut *d;
+        let scale = x.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        let h = 6.055_454_452_393_343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
+        for (p, (x, v)) in d.probe.iter_mut().zip(x.iter().zip(v)) {
             *p = x + h * v;
         }
-        self.control(t, &jac.probe, &mut jac.u_plus)?;
-        for (p, (x, v)) in jac.probe.iter_mut().zip(x.iter().zip(v)) {
+        VectorField::eval(self, t, &d.probe, &mut d.f0)?;
+        for (p, (x, v)) in d.probe.iter_mut().zip(x.iter().zip(v)) {
             *p = x - h * v;
         }
-        self.control(t, &jac.probe, &mut jac.u_minus)?;
-        let nu = M::NU;
-        for (i, o) in out.iter_mut().enumerate() {
-            let b = &jac.b[i * nu..(i + 1) * nu];
-            for (k, bk) in b.iter().enumerate() {
-                *o += bk * (jac.u_plus[k] - jac.u_minus[k]) / (2.0 * h);
-            }
+        VectorField::eval(self, t, &d.probe, out)?;
+        for (o, f) in out.iter_mut().zip(&d.f0) {
+            *o = (f - *o) / (2.0 * h);
         }
         Ok(())
     }
@@ -331,18 +303,6 @@ impl<'r, M: Model> Field<'r, M> {
     /// Whether an error is parked (the closures then only poison their output).
     pub(super) fn failed(&self) -> bool {
         self.failure.borrow().is_some()
-    }
-}
-
-impl Jacobians {
-    /// `a`, `b` at `(t, x, self.u)`.
-    fn refresh<M: Model>(&mut self, model: &M, t: f64, x: &[f64]) -> Result<(), Error> {
-        self.valid = false;
-        model.jacobians(t, x, &self.u, &mut self.a, &mut self.b)?;
-        self.t = t;
-        self.x.copy_from_slice(x);
-        self.valid = true;
-        Ok(())
     }
 }
 

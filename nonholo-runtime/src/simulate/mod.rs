@@ -101,8 +101,8 @@ pub fn simulate<M: Model>(
 /// - Without [`Options::control_period`]: continuous feedback. The controller runs at every
 ///   evaluation of the right-hand side, `dstate = f(t, x, c(t, x))`, in every stage of every
 ///   step attempt, and so must be a function of `(t, state)`. The implicit methods' Jacobian
-///   is `df/dx + df/du dc/dx`: the model's exact derivatives ([`Model::rhs_u_jvp`],
-///   [`Model::jacobians`]) and a central difference of the controller for `dc/dx`.
+///   is the closed loop's, `df/dx + df/du dc/dx`, by central differences of
+///   `f(x, c(t, x))`.
 /// - With `control_period(dt)`: sampled-data control with zero-order hold, as on a real
 ///   controller. It runs at `t0, t0 + dt, t0 + 2 dt, ...` (and at the end of the span when
 ///   that is an instant) with the state there; `u` is held in between, and no integrator step

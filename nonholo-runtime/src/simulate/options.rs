@@ -38,11 +38,13 @@ pub enum Method {
     /// `tsit45`): the choice for non-stiff mechanical systems.
     #[default]
     Tsit45,
-    /// Variable-order BDF for stiff systems (diffsol's `bdf`, nalgebra LU), with the
-    /// model's exact Jacobian-vector product [`Model::rhs_jvp`](crate::Model::rhs_jvp).
+    /// Variable-order BDF for stiff systems (diffsol's `bdf`, nalgebra LU), its Newton
+    /// matrix from central differences of the field (to about `eps^(2/3)`; not the exact
+    /// [`Model::rhs_jvp`](crate::Model::rhs_jvp), which a run would compile as the whole
+    /// rhs again in dual numbers).
     Bdf,
     /// ESDIRK3(4) singly diagonally implicit Runge–Kutta (diffsol's `esdirk34`, nalgebra
-    /// LU), with [`Model::rhs_jvp`](crate::Model::rhs_jvp).
+    /// LU), its Newton matrix as [`Method::Bdf`]'s.
     Esdirk34,
     /// Dormand–Prince 8(5,3) explicit Runge–Kutta with 7th-order dense output (Hairer's
     /// DOP853, the method of SciPy's `solve_ivp(method="DOP853")`): for non-stiff systems at
@@ -355,8 +357,8 @@ impl Options {
 
     /// Integration method: [`Method::Tsit45`] (default), [`Method::Dop853`] for tight
     /// tolerances, or the implicit [`Method::Bdf`] and
-    /// [`Method::Esdirk34`] for stiff models, which use
-    /// [`Model::rhs_jvp`](crate::Model::rhs_jvp) (see [`Method`] for a stiff example).
+    /// [`Method::Esdirk34`] for stiff models, which difference the field for their
+    /// Newton matrix (see [`Method`] for a stiff example).
     ///
     /// ```
     /// use nonholo_runtime::{simulate, Method, Options};
