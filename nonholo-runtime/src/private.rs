@@ -97,12 +97,13 @@ pub fn tangents<const N: usize>(d: &[Dual; N], out: &mut [f64; N]) {
 /// Whether every entry's value is finite.
 #[inline]
 pub fn all_finite<S: Scalar>(x: &[S]) -> bool {
-    // `v * 0` is a (signed) zero for a finite `v` and NaN for an infinite or NaN one, so the
-    // sum is zero exactly when every entry is finite: two float operations per entry and one
-    // branch in all (a fold of `is_finite` compiles to a branch per entry). Subtracting
-    // lets the compiler drop an entry it knows is zero (`acc - 0.0` is `acc`; `acc + 0.0`
-    // is not, for `acc = -0.0`).
-    x.iter().fold(0.0, |acc, v| acc - v.re() * 0.0) == 0.0
+    // `|v| <= MAX` is false exactly for an infinite or NaN `v`: one comparison per entry,
+    // their results ANDed (which the compiler may reorder) and one branch in all. A fold
+    // of `is_finite` compiles to a branch per entry, and a float sum such as `acc - v * 0`
+    // (zero exactly when every entry is finite) to a chain of additions the compiler may
+    // not reorder, 4 cycles each (on the rolling disk with rider 62 against 55 ns per rhs).
+    x.iter()
+        .fold(true, |acc, v| acc & (v.re().abs() <= f64::MAX))
 }
 
 /// The error of a generated `rhs` whose final check failed: `positive` says whether every
