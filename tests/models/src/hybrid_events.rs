@@ -12,7 +12,7 @@ nonholonomic! {
     potential_energy = m * g * z;
 }
 
-/// The upright disk of `tests/suite/sliding.rs` in one formulation.
+/// The upright disk of `tests/suite/sliding.rs` in one formulation (or with a motor).
 macro_rules! upright_disk {
     ($(#[$doc:meta])* $name:ident, $($tail:tt)*) => {
         nonholonomic! {
@@ -122,24 +122,10 @@ nonholonomic! {
     dependent { x, y, th, p_fr, p_rl, p_rr }
 }
 
-nonholonomic! {
+upright_disk!(
     /// A thin disk held upright on the floor, its spin driven by a motor torque `tau`.
-    #[derive(Debug, Clone, Copy, PartialEq)]
-    pub struct DrivenDisk;
-    parameters { m = 2.0, r = 0.3, g = 9.81, mu = 0.2 }
+    DrivenDisk,
     inputs { tau }
-    coordinates { x, y, yaw, spin }
-    frame N;
-    point O;
-    frame L = N.rotate(z, yaw);
-    frame D = L.rotate(y, spin);
-    point P = O + N[x, y, 0.0];
-    point C = P + r * N.z;
-    body disk { frame: D, center: C, mass: m,
-                inertia: inertia(L, 0.25 * m * r * r, 0.5 * m * r * r, 0.25 * m * r * r) }
-    gravity = -g * N.z;
-    plane ground { point: O, up: N.z }
-    rolls disk on ground { center: C, axis: L.y, radius: r, contact: P, friction: mu }
     forces { on disk: tau * L.y; }
     dependent { x, y }
-}
+);
