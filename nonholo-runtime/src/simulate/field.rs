@@ -19,6 +19,36 @@ pub(super) trait VectorField {
     }
 }
 
+/// `out = (d f / d x) v` by the central difference `(f(x + h v) - f(x - h v)) / 2h`
+/// (`probe` and `f_plus` are scratch of `x`'s length): the implicit methods' Newton matrix.
+/// A Newton iteration needs its matrix only to converge (the step's accuracy is the error
+/// estimate's); a central difference gives it to about `eps^(2/3)` of the field's scale
+/// with `h = cbrt(eps) scale / |v|`, as SciPy's `BDF` and SUNDIALS take difference
+/// quotients too.
+pub(super) fn central_jvp(
+    f: &(impl VectorField + ?Sized),
+    (t, x, v): (f64, &[f64], &[f64]),
+    h: f64,
+    (probe, f_plus): (&mut [f64], &mut [f64]),
+    out: &mut [f64],
+) -> Result<(), Error> {
+    for (p, (x, v)) in probe.iter_mut().zip(x.iter().zip(v)) {
+        *p = x + h * v;
+    }
+    f.eval(t, probe, f_plus)?;
+    for (p, (x, v)) in probe.iter_mut().zip(x.iter().zip(v)) {
+        *p = x - h * v;
+    }
+    f.eval(t, probe, out)?;
+    for (o, f) in out.iter_mut().zip(f_plus.iter()) {
+        *o = (f - *o) / (2.0 * h);
+    }
+    Ok(())
+}
+
+/// The cube root of `f64::EPSILON`: the central difference's step relative to the state.
+pub(super) const CBRT_EPS: f64 = 6.055_454_452_393_343e-6;
+
 /// Everything the sampling loop, the steppers, the root functions and the events ask of
 /// a run's [`Field`], as a trait object: they are compiled once, in this crate, instead of
 /// once per model in every crate that simulates one (they were three fifths of the code of
@@ -115,7 +145,7 @@ impl<M: Model> Plant for Field<'_, M> {
 /// Where the inputs come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Mode {
-    /// `u = 0`: [`Model::rhs`] and [`Model::rhs_jvp`].
+    /// `u = 0`: [`Model::rhs`].
     Zero,
     /// `u` held at the value the controller set at the last control instant.
     Held,
@@ -233,19 +263,14 @@ impl<'r, M: Model> Field<'r, M> {
     }
 
     /// `out = (d f / d x) v` of the field the integrator sees, for the implicit methods'
-    /// Newton iterations: a central difference `(f(x + h v) - f(x - h v)) / 2h` with
-    /// `h = cbrt(eps) max(1, |x|) / |v|` (max norms), accurate to about `eps^(2/3)` of the
-    /// field's scale. In every input mode it is the field as integrated: under continuous
-    /// feedback the closed loop `f(x, c(x))`, the controller's own dependence on `x`
-    /// included.
+    /// Newton iterations: [`central_jvp`] with `h = cbrt(eps) max(1, |x|) / |v|` (max
+    /// norms). In every input mode it is the field as integrated: under continuous feedback
+    /// the closed loop `f(x, c(x))`, the controller's own dependence on `x` included.
     ///
-    /// A difference and not the model's exact [`Model::rhs_jvp`]: a Newton iteration needs
-    /// its matrix only to converge (the step's accuracy is the error estimate's), a central
-    /// difference gives it to 1e-10 or so (SciPy's `BDF` and SUNDIALS take difference
-    /// quotients too), and the exact product is the whole right-hand side again in dual
-    /// numbers, which a call of `simulate` would compile for every model: on a
-    /// 29-coordinate chain it was most of what `simulate` added to the model's release
-    /// build (15.4 s against 7.0 s; BENCHMARKS.md, "Build times").
+    /// A difference and not the model's exact [`Model::rhs_jvp`]: that is the whole
+    /// right-hand side again in dual numbers, which a call of `simulate` would compile for
+    /// every model: on a 29-coordinate chain it was most of what `simulate` added to the
+    /// model's release build (15.4 s against 7.0 s; BENCHMARKS.md, "The engine at scale").
     pub(super) fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
         let vnorm = v.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         if vnorm == 0.0 {
@@ -255,19 +280,8 @@ impl<'r, M: Model> Field<'r, M> {
         let mut d = self.difference.borrow_mut();
         let d = &mut *d;
         let scale = x.iter().fold(1.0f64, |m, x| m.max(x.abs()));
-        let h = 6.055_454_452_393_343e-6 * scale / vnorm; // cbrt(f64::EPSILON)
-        for (p, (x, v)) in d.probe.iter_mut().zip(x.iter().zip(v)) {
-            *p = x + h * v;
-        }
-        VectorField::eval(self, t, &d.probe, &mut d.f0)?;
-        for (p, (x, v)) in d.probe.iter_mut().zip(x.iter().zip(v)) {
-            *p = x - h * v;
-        }
-        VectorField::eval(self, t, &d.probe, out)?;
-        for (o, f) in out.iter_mut().zip(&d.f0) {
-            *o = (f - *o) / (2.0 * h);
-        }
-        Ok(())
+        let h = CBRT_EPS * scale / vnorm;
+        central_jvp(self, (t, x, v), h, (&mut d.probe, &mut d.f0), out)
     }
 
     /// `f(u)` with the inputs acting at `(t, x)`: zero, held, or the controller's there.

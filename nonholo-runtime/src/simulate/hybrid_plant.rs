@@ -156,28 +156,21 @@ impl Plant for SlidingPlant<'_, '_> {
     fn mode(&self) -> Mode {
         self.mode
     }
-    /// A forward difference: the implicit methods' Newton iterations need no more.
+    /// [`central_jvp`](super::super::field::central_jvp), as in the rolling phases.
     fn jvp(&self, t: f64, x: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), Error> {
-        let mut probe = self.probe.borrow_mut();
-        let (xp, f0) = &mut *probe;
         let vn = v.iter().fold(0.0f64, |a, b| a.max(b.abs()));
         if vn == 0.0 {
             out.fill(0.0);
             return Ok(());
         }
         // scaled by the velocities: the friction's direction turns fastest where a slip
-        // velocity is small, and angles that grow without bound say nothing of that
+        // velocity is small, and angles that grow without bound say nothing of that; and
+        // short, so that the probe stays on one side of a small slip
         let xn = x[self.nq..].iter().fold(0.0f64, |a, b| a.max(b.abs()));
         let h = 1e-8 * (1.0 + xn) / vn;
-        self.eval(t, x, f0)?;
-        for ((p, xi), vi) in xp.iter_mut().zip(x).zip(v) {
-            *p = xi + h * vi;
-        }
-        self.eval(t, xp, out)?;
-        for (o, f) in out.iter_mut().zip(f0.iter()) {
-            *o = (*o - f) / h;
-        }
-        Ok(())
+        let mut probe = self.probe.borrow_mut();
+        let (xp, f_plus) = &mut *probe;
+        super::super::field::central_jvp(self, (t, x, v), h, (xp, f_plus), out)
     }
     fn sample(&self, t: f64, x: &[f64], dx: &mut [f64], u: &mut [f64]) -> Result<(), Error> {
         self.inputs(t, x, u)?;
