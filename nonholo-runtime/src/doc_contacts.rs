@@ -4,7 +4,7 @@
 
 use crate::__private::doc_models::Unicycle;
 use crate::private::{as_array, as_array_mut};
-use crate::{ContactLoad, Contacts, Error, Scalar};
+use crate::{ContactLoad, ContactLoadOf, Contacts, Error, Scalar};
 
 /// The acceleration of gravity the unicycle stands in, along `-z`: its centre stays at
 /// the height `r`, so gravity does no work and is not in its equations, but the ground
@@ -29,29 +29,47 @@ impl Contacts for Unicycle {
         Ok(())
     }
 
+    const FRICTION: &'static [bool] = &[true];
+
     fn contact_loads(
         &self,
-        _t: f64,
+        t: f64,
         state: &[f64],
         u: &[f64],
         out: &mut [ContactLoad],
     ) -> Result<(), Error> {
+        self.contact_loads_scalar(t, state, u, out)
+    }
+
+    fn contact_loads_scalar<S: Scalar>(
+        &self,
+        _t: S,
+        state: &[S],
+        u: &[S],
+        out: &mut [ContactLoadOf<S>],
+    ) -> Result<(), Error> {
         let [x, y, psi, _, v, w] = *as_array(state, "state")?;
-        let _: &[f64; 0] = as_array(u, "inputs u")?;
+        let _: &[S; 0] = as_array(u, "inputs u")?;
         let [out] = as_array_mut(out, "contact loads")?;
-        let (s, c) = (Scalar::sin(psi), Scalar::cos(psi));
+        let (s, c) = psi.sin_cos();
         // the centripetal force along the axle H.y = (-sin psi, cos psi, 0), the weight
         // along up = z; the rolling direction axle x up = (cos psi, sin psi, 0)
-        let (lateral, normal) = (self.m * v * w, self.m * UNICYCLE_G);
-        let capacity = UNICYCLE_MU * normal;
-        *out = ContactLoad {
+        let (m, mu, zero) = (
+            S::from_f64(self.m),
+            S::from_f64(UNICYCLE_MU),
+            S::from_f64(0.0),
+        );
+        let (lateral, normal) = (m * v * w, m * S::from_f64(UNICYCLE_G));
+        let capacity = mu * normal;
+        *out = ContactLoadOf {
             force: [-lateral * s, lateral * c, normal],
-            point: [x, y, 0.0],
+            point: [x, y, zero],
             normal,
-            longitudinal: 0.0,
+            longitudinal: zero,
             lateral,
             utilization: lateral.abs() / capacity,
             friction_margin: capacity - lateral.abs(),
+            mu,
         };
         Ok(())
     }

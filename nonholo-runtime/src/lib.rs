@@ -73,7 +73,7 @@ pub mod trajectory;
 #[cfg(feature = "viz")]
 pub mod viz;
 
-pub use contacts::{ContactEvent, ContactLoad, Contacts};
+pub use contacts::{ContactEvent, ContactLoad, ContactLoadOf, Contacts};
 pub use controller::{Controller, InputSeries};
 #[cfg(feature = "parallel")]
 pub use ensemble::simulate_ensemble;

@@ -73,6 +73,18 @@ impl<S: Scalar, const M: usize> Ldlt<S, M> {
         Some(Ldlt { l, d })
     }
 
+    /// The pivots, the diagonal of `D` (all positive): their spread tells how near `G` is to
+    /// singular.
+    ///
+    /// ```
+    /// use nonholo_runtime::linalg::Ldlt;
+    /// assert_eq!(Ldlt::new(&[[4.0, 2.0], [2.0, 2.0]]).unwrap().pivots(), &[4.0, 1.0]);
+    /// ```
+    #[inline]
+    pub fn pivots(&self) -> &[S; M] {
+        &self.d
+    }
+
     /// `G^-1 r`: forward substitution with `L`, scaling by `D^-1`, back substitution with
     /// `L^T`.
     ///

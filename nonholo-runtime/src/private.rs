@@ -8,7 +8,8 @@ pub(crate) mod contact_rows;
 #[doc(hidden)]
 pub mod doc_models;
 pub use contact_rows::{
-    contact_loads, flat_contact, flat_contact_error, row_multipliers, ContactRows, PER_CONTACT,
+    contact_loads, flat_contact, flat_contact_error, least_norm_none, least_norm_svd,
+    row_multipliers, ContactRows, LeastNorm, PER_CONTACT,
 };
 mod dual;
 mod released;
@@ -28,9 +29,9 @@ pub fn to_vec<S: Scalar>(x: &[S]) -> Vec<f64> {
 }
 
 /// The dual state `x + v ε` ([`Model::rhs_jvp`](crate::Model::rhs_jvp) seeds
-/// `rhs_generic` with it).
+/// `rhs_generic` with it), over any scalar.
 #[inline]
-pub fn seed<const N: usize>(x: &[f64; N], v: &[f64; N]) -> [Dual; N] {
+pub fn seed<S: Scalar, const N: usize>(x: &[S; N], v: &[S; N]) -> [Dual<S>; N] {
     core::array::from_fn(|i| Dual::new(x[i], v[i]))
 }
 

@@ -10,6 +10,7 @@ mod common;
 
 mod benenti;
 mod boltzmann_hamel;
+mod contact_derivatives;
 mod contact_forces;
 mod contact_moments;
 mod contact_series;

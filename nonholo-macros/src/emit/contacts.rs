@@ -58,8 +58,9 @@ pub fn items(
             [#(#rates),*]
         }
     };
-    // the rest in f64: [F, M_O] (or F), per contact (point, up, axle, mu), per row e
-    let (mut bf, _) = param_bindings(m, syms, Num::F64);
+    // the rest in the model's scalar: [F, M_O] (or F), per contact (point, up, axle, mu),
+    // per row e
+    let (mut bf, _) = param_bindings(m, syms, Num::Generic);
     bind_array(&mut bf, &syms.q, &ident_for("__q"));
     bind_array(&mut bf, &syms.qd, &ident_for("__qd"));
     let mut l = Layout::new();
@@ -67,7 +68,7 @@ pub fn items(
     let geometry = Geometry::place(ct, &mut l);
     // the constraints' jacobian C, where the formulation leaves lambda to these rows
     let c_slot = ct.lambda_from_rows.then(|| l.vec(&ct.jacobian));
-    let (geo_lets, o) = l.block(g, &bf, "c");
+    let (geo_lets, o) = l.block_in(g, &bf, "c", Num::Generic);
     let row_multipliers = c_slot.map(|c| {
         let (nc, c) = (ct.jacobian.len() / nq, o.vec(c));
         let nc_l = lit_usize(nc);
@@ -76,48 +77,78 @@ pub fn items(
             quote! { [#(#row),*] }
         });
         quote! {
-            let __c: [[f64; #nq_l]; #nc_l] = [#(#c_rows),*];
+            let __c: [[__S; #nq_l]; #nc_l] = [#(#c_rows),*];
             let ::core::option::Option::Some(__lambda) = ::nonholo::__private::row_multipliers(&__c, &__r) else {
-                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact multipliers (dependent constraint rows)", t, state: ::nonholo::__private::to_vec(state) });
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact multipliers (dependent constraint rows)", t: ::nonholo::Scalar::re(t), state: ::nonholo::__private::to_vec(state) });
             };
         }
     });
     let applied = o.vec(applied);
     let mut elems: Vec<TokenStream> = Vec::new();
-    geometry.render(&o, &mut elems);
+    geometry.render(&o, Num::Generic, &mut elems);
     let geo_l = lit_usize(elems.len());
     let specs = contact_rows(ct);
     let balanced = ct.balanced;
     let generic_name = structs::generic_name(m);
-    let dual = quote! { ::nonholo::__private::Dual };
-    let prologue = input_prologue(m, Num::F64, true);
-    let methods = quote! {
-        fn contact_loads(&self, t: f64, state: &[f64], u: &[f64], out: &mut [::nonholo::ContactLoad]) -> ::core::result::Result<(), ::nonholo::Error> {
+    let lifts = m.params.iter().map(|(p, _)| {
+        quote! { #p: ::nonholo::__private::Dual::constant(self.#p) }
+    });
+    let prologue = input_prologue(m, Num::Generic, true);
+    let zero = Num::Generic.wrap(quote! { 0.0 });
+    let one = Num::Generic.wrap(quote! { 1.0 });
+    let generic = quote! {
+        #generic
+
+        /// The model with its parameters as dual numbers over this scalar (derivative
+        /// parts zero): for the momenta's rates inside [`Contacts::contact_loads_scalar`].
+        #[doc(hidden)]
+        pub fn __lift(&self) -> #generic_name<::nonholo::__private::Dual<__S>> {
+            #generic_name { #(#lifts),* }
+        }
+
+        /// `Contacts::contact_loads` in this scalar, the balance's undetermined normals by
+        /// `__least_norm`.
+        #[doc(hidden)]
+        pub fn __contact_loads(&self, t: __S, state: &[__S], u: &[__S], __out: &mut [::nonholo::ContactLoadOf<__S>; #k_l], __least_norm: ::nonholo::__private::LeastNorm<__S>) -> ::core::result::Result<(), ::nonholo::Error> {
             const __CONTACT_ROWS: [::nonholo::__private::ContactRows; #k_l] = [#(#specs),*];
-            let __out: &mut [::nonholo::ContactLoad; #k_l] = ::nonholo::__private::as_array_mut(out, "contact loads")?;
             #prologue
             #lambda
-            let __m: #generic_name<#dual> = self.cast();
-            let __xq: [#dual; #nq_l] = ::nonholo::__private::seed(&__q, &__qd);
-            let __xqd: [#dual; #nq_l] = ::nonholo::__private::seed(&__qd, &__qdd);
-            let __w: [#dual; #nu_l] = ::nonholo::__private::seed(__u, &[0.0; #nu_l]);
-            let __x = __m.__contact_momenta(#dual::new(t, 1.0), &__xq, &__xqd, &__w);
+            let __m = self.__lift();
+            let __xq = ::nonholo::__private::seed(&__q, &__qd);
+            let __xqd = ::nonholo::__private::seed(&__qd, &__qdd);
+            let __w = ::nonholo::__private::seed(__u, &[#zero; #nu_l]);
+            let __x = __m.__contact_momenta(::nonholo::__private::Dual::new(t, #one), &__xq, &__xqd, &__w);
             #geo_lets
             #row_multipliers
-            let __applied: [f64; #nb_l] = [#(#applied),*];
-            let mut __wrench = [0.0f64; 6];
+            let __applied: [__S; #nb_l] = [#(#applied),*];
+            let mut __wrench = [#zero; 6];
             for __i in 0..#nb_l {
                 __wrench[__i] = __x[__i].eps - __applied[__i];
             }
-            let __geo: [f64; #geo_l] = [#(#elems),*];
+            let __geo: [__S; #geo_l] = [#(#elems),*];
             if let ::core::option::Option::Some(__c) = ::nonholo::__private::flat_contact(&__CONTACT_ROWS, &__geo) {
-                return ::core::result::Result::Err(::nonholo::__private::flat_contact_error(<Self as ::nonholo::Contacts>::CONTACTS[__c], t, state));
+                return ::core::result::Result::Err(::nonholo::__private::flat_contact_error(<#generic_name<f64> as ::nonholo::Contacts>::CONTACTS[__c], t, state));
             }
-            ::nonholo::__private::contact_loads(&__CONTACT_ROWS, #balanced, #moments, &__lambda, &__wrench, &__geo, __out)?;
+            ::nonholo::__private::contact_loads(&__CONTACT_ROWS, #balanced, #moments, &__lambda, &__wrench, &__geo, __out, __least_norm)?;
             if !__out.iter().all(|__l| ::nonholo::__private::all_finite(&__l.force)) {
-                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact loads", t, state: ::nonholo::__private::to_vec(state) });
+                return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "contact loads", t: ::nonholo::Scalar::re(t), state: ::nonholo::__private::to_vec(state) });
             }
             ::core::result::Result::Ok(())
+        }
+    };
+    let friction = ct.contacts.iter().map(|c| c.friction.is_some());
+    let methods = quote! {
+        const FRICTION: &'static [bool] = &[#(#friction),*];
+
+        fn contact_loads(&self, t: f64, state: &[f64], u: &[f64], out: &mut [::nonholo::ContactLoad]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __out: &mut [::nonholo::ContactLoad; #k_l] = ::nonholo::__private::as_array_mut(out, "contact loads")?;
+            self.__contact_loads(t, state, u, __out, ::nonholo::__private::least_norm_svd)
+        }
+
+        fn contact_loads_scalar<__T: ::nonholo::Scalar>(&self, t: __T, state: &[__T], u: &[__T], out: &mut [::nonholo::ContactLoadOf<__T>]) -> ::core::result::Result<(), ::nonholo::Error> {
+            let __out: &mut [::nonholo::ContactLoadOf<__T>; #k_l] = ::nonholo::__private::as_array_mut(out, "contact loads")?;
+            let __m: #generic_name<__T> = self.cast();
+            __m.__contact_loads(t, state, u, __out, ::nonholo::__private::least_norm_none)
         }
 
         fn contact_forces(&self, t: f64, state: &[f64], u: &[f64], out: &mut [[f64; 3]]) -> ::core::result::Result<(), ::nonholo::Error> {
@@ -164,13 +195,14 @@ impl Geometry {
         Geometry { per, rows }
     }
 
-    /// The entries in order, appended to `elems`.
-    pub(super) fn render(&self, o: &Rendered, elems: &mut Vec<TokenStream>) {
+    /// The entries in order (in `num`), appended to `elems`.
+    pub(super) fn render(&self, o: &Rendered, num: Num, elems: &mut Vec<TokenStream>) {
         for (point, up, axle, mu) in &self.per {
             for s in [point, up, axle] {
                 elems.extend(o.vec(*s).iter().cloned());
             }
-            elems.push(mu.map_or_else(|| quote! { f64::NAN }, |s| o.vec(s)[0].clone()));
+            let nan = num.wrap(quote! { f64::NAN });
+            elems.push(mu.map_or(nan, |s| o.vec(s)[0].clone()));
         }
         for s in &self.rows {
             elems.extend(o.vec(*s).iter().cloned());

@@ -68,6 +68,7 @@ pub fn hooks(
     let active = super::active(g, &outputs, &state, &syms.inputs);
     let speeds_from_qdot = from_qdot(low, d, base, &b_qz);
     let inherent = inherent(m, low, d, &b_state);
+    let motion_terms = motion_terms(m, low, d, &b_state);
     let reactions = reactions();
     let contact_lambda = contact_lambda(low);
     let jacobians = super::jacobians::jacobians(m, low, d, &b_state);
@@ -86,7 +87,7 @@ pub fn hooks(
         contacts: TokenStream::new(),
         model_items: TokenStream::new(),
         contact_lambda,
-        generic_inherent: TokenStream::new(),
+        generic_inherent: motion_terms,
         active,
         jacobians,
     }
@@ -315,9 +316,10 @@ fn reactions() -> TokenStream {
     }
 }
 
-/// For `Contacts::contact_loads` (after the input prologue): `__q`, `__qd`, `__qdd`
-/// (`[f64; NQ]`) and the reactions `__r = A qdd + h - F` from [`motion_terms`]'s method
-/// (`__lambda` follows from `C` in [`super::contacts`]). Nothing without `rolls`.
+/// For `Contacts::contact_loads` (after the input prologue, in the model's scalar
+/// `__S`): `__q`, `__qd`, `__qdd` (`[__S; NQ]`) and the reactions `__r = A qdd + h - F`
+/// from [`motion_terms`]'s method (`__lambda` follows from `C` in [`super::contacts`]).
+/// Nothing without `rolls`.
 fn contact_lambda(low: &Lowered) -> TokenStream {
     if low.contacts.contacts.is_empty() {
         return TokenStream::new();
@@ -325,36 +327,38 @@ fn contact_lambda(low: &Lowered) -> TokenStream {
     let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
     let (nq_l, dim_l) = (lit_usize(nq), lit_usize(nq + nz));
     quote! {
-        let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
         let (__qd, __qdd, __r, _) = self.__motion_terms(t, state, u)?;
-        let mut __q = [0.0f64; #nq_l];
+        let mut __q = [<__S as ::nonholo::Scalar>::from_f64(0.0); #nq_l];
         __q.copy_from_slice(&__s[..#nq_l]);
     }
 }
 
 /// The private method that `reactions`, `contact_loads` and `power_balance_u` share, one
 /// block after one `rhs_u`: `dot(q) = psi`, `ddot(q) = d/dt psi` at the solved dz/dt, the
-/// reactions `R = A qdd + h - F` and the powers `[F . qd, -dL/dt, R . qd]`.
+/// reactions `R = A qdd + h - F` and the powers `[F . qd, -dL/dt, R . qd]`; in the model's
+/// scalar (generic impl), so that the contact loads have it in any scalar.
 fn motion_terms(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> TokenStream {
     let g = &low.graph;
     let (nq, nz) = (low.syms.q.len(), low.syms.z.len());
     let (nq_l, dim_l) = (lit_usize(nq), lit_usize(nq + nz));
-    let prologue_u = input_prologue(m, Num::F64, true);
+    let prologue_u = input_prologue(m, Num::Generic, true);
     let b = with_zdot(b_state, &d.power.zdot, nq);
     let mut l = Layout::new();
     let rs = l.vec(&d.power.reactions);
     let qd = l.vec(&d.qdot);
     let qdd = l.vec(&d.power.qdd);
     let ps = l.vec(&d.power.terms);
-    let (lets, o) = l.block(g, &b, "x");
+    let (lets, o) = l.block_in(g, &b, "x", Num::Generic);
     let (rs, qd, qdd, ps) = (o.vec(rs), o.vec(qd), o.vec(qdd), o.vec(ps));
     quote! {
         /// `(dot(q), ddot(q), R, [F . qd, -dL/dt, R . qd])` along the motion at `(t, state, u)`.
         #[doc(hidden)]
-        fn __motion_terms(&self, t: f64, state: &[f64], u: &[f64]) -> ::core::result::Result<([f64; #nq_l], [f64; #nq_l], [f64; #nq_l], [f64; 3]), ::nonholo::Error> {
-            let mut __dz = [0.0f64; #dim_l];
-            <Self as ::nonholo::Model>::rhs_u(self, t, state, u, &mut __dz)?;
-            let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+        #[allow(clippy::type_complexity)]
+        pub fn __motion_terms(&self, t: __S, state: &[__S], u: &[__S]) -> ::core::result::Result<([__S; #nq_l], [__S; #nq_l], [__S; #nq_l], [__S; 3]), ::nonholo::Error> {
+            let mut __dz = [<__S as ::nonholo::Scalar>::from_f64(0.0); #dim_l];
+            self.rhs_u_generic(t, state, u, &mut __dz)?;
+            let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
             #prologue_u
             #lets
             ::core::result::Result::Ok(([#(#qd),*], [#(#qdd),*], [#(#rs),*], [#(#ps),*]))
@@ -370,7 +374,6 @@ fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> 
     let (nz_l, dim_l) = (lit_usize(nz), lit_usize(nq + nz));
     let nu_l = lit_usize(m.inputs.len());
     let prologue_u = input_prologue(m, Num::F64, true);
-    let motion = motion_terms(m, low, d, b_state);
     let terms_method = if d.terms.is_empty() {
         quote! {}
     } else {
@@ -425,7 +428,6 @@ fn inherent(m: &Checked, low: &Lowered, d: &FirstMethod, b_state: &Bindings) -> 
                 let (_, _, _, __p) = self.__motion_terms(t, state, u)?;
                 ::core::result::Result::Ok(__p)
             }
-            #motion
             #terms_method
         }
     }

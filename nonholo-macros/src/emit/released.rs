@@ -46,7 +46,7 @@ pub fn items(m: &Checked, low: &Lowered) -> (TokenStream, TokenStream) {
     for s in slots {
         elems.extend(o.vec(s).iter().cloned());
     }
-    geometry.render(&o, &mut elems);
+    geometry.render(&o, Num::F64, &mut elems);
     let len = elems.len();
     let assign = elems.iter().enumerate().map(|(i, e)| {
         let i = lit_usize(i);

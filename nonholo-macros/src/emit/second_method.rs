@@ -160,13 +160,13 @@ pub fn hooks(
         contacts: TokenStream::new(),
         model_items: TokenStream::new(),
         contact_lambda: quote! {
-            let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
-            let mut __q = [0.0f64; #nq_l];
+            let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
+            let mut __q = [<__S as ::nonholo::Scalar>::from_f64(0.0); #nq_l];
             __q.copy_from_slice(&__s[..#nq_l]);
-            let mut __qd = [0.0f64; #nq_l];
+            let mut __qd = [<__S as ::nonholo::Scalar>::from_f64(0.0); #nq_l];
             __qd.copy_from_slice(&__s[#nq_l..]);
             let ::core::option::Option::Some((__qdd, __lambda)) = self.__second_method(t, &__q, &__qd, __u) else {
-                return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t, state: ::nonholo::__private::to_vec(state) });
+                return ::core::result::Result::Err(::nonholo::Error::SingularMassMatrix { t: ::nonholo::Scalar::re(t), state: ::nonholo::__private::to_vec(state) });
             };
         },
         generic_inherent,

@@ -15,12 +15,12 @@
 //! `C_qd^T lambda` (eq. 8.13). Every formulation gives the same `R` at the same motion.
 //! Fixed ideal constraints do no work: `R . dot(q) = 0`.
 
-use crate::{Error, Model};
+use crate::{Error, Model, Scalar};
 
 mod event;
 mod load;
 pub use event::ContactEvent;
-pub use load::ContactLoad;
+pub use load::{ContactLoad, ContactLoadOf};
 
 /// The constraint forces of a model; `nonholonomic!` implements it for every model.
 ///
@@ -45,6 +45,11 @@ pub trait Contacts: Model {
     /// One name per `rolls W on G` of the model, `"W on G"`, in declaration order (empty
     /// without rolling contacts).
     const CONTACTS: &'static [&'static str];
+
+    /// For each contact of [`CONTACTS`](Self::CONTACTS), whether it declares a friction
+    /// coefficient (`friction: mu`): the contacts that can slip, and whose friction an
+    /// optimal motion can limit. Empty without rolling contacts.
+    const FRICTION: &'static [bool] = &[];
 
     /// The generalized reaction forces `R_i` (`NQ` of them, one per coordinate) that the
     /// constraints exert at `(t, state)` with the inputs `u` held: `R = A ddot(q) + h - F`
@@ -100,6 +105,44 @@ pub trait Contacts: Model {
         }
         Err(Error::NotAvailable {
             what: "contact_loads",
+        })
+    }
+
+    /// [`contact_loads`](Self::contact_loads) in any [`Scalar`]: the same loads, computed by
+    /// the same steps in `S` (the model's equations, the momenta's rates in dual numbers
+    /// over `S`, the balance's least squares by a Cholesky factor), so that in dual numbers
+    /// they carry their exact derivatives with respect to `t`, the state and the inputs.
+    /// That is what makes a friction limit a differentiable constraint of an optimal
+    /// motion (`optimal::FrictionMargin`, feature `optimal`).
+    ///
+    /// One difference: normals the Newton–Euler balance does not determine (four wheels on a
+    /// rigid chassis) have no derivative, so where `contact_loads` gives the least-norm
+    /// split, this gives [`Error::NotAvailable`].
+    ///
+    /// ```
+    /// use nonholo_runtime::__private::doc_models::Skate;
+    /// use nonholo_runtime::__private::Dual;
+    /// use nonholo_runtime::{ContactLoadOf, Contacts, Scalar};
+    /// // a model without rolling contacts has no loads, in any scalar
+    /// let skate = Skate { m: 2.0, i: 0.5 };
+    /// let s = [Dual::from_f64(0.0); 5];
+    /// let mut out: [ContactLoadOf<Dual>; 0] = [];
+    /// skate.contact_loads_scalar(Dual::from_f64(0.0), &s, &[], &mut out)?;
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    fn contact_loads_scalar<S: Scalar>(
+        &self,
+        t: S,
+        state: &[S],
+        u: &[S],
+        out: &mut [ContactLoadOf<S>],
+    ) -> Result<(), Error> {
+        let _ = (t, state, u);
+        if Self::CONTACTS.is_empty() && out.is_empty() {
+            return Ok(());
+        }
+        Err(Error::NotAvailable {
+            what: "contact_loads_scalar",
         })
     }
 

@@ -2,9 +2,9 @@
 //! emitted code derives the rows' multipliers, the contacts' geometry and the wrench the
 //! contacts must supply; this places the forces (`design/contact_forces.md`, 2.5 and 4).
 
-use crate::contacts::ContactLoad;
-use crate::linalg::solve_spd;
-use crate::Error;
+use crate::contacts::ContactLoadOf;
+use crate::linalg::{solve_spd, Ldlt};
+use crate::{Error, Scalar};
 use nalgebra::{SMatrix, SVector};
 
 /// One `rolls` of a model, as `nonholonomic!` emits it.
@@ -26,25 +26,26 @@ pub struct ContactRows {
 /// The first contact with an axle ([`ContactRows::axle`]) lying flat, its axle along the
 /// ground's normal to `1e-9` relative, in the geometry of [`contact_loads`]: where its
 /// contact point, its rows and its loads are not determined (and round-off, `cos(pi/2) =
-/// 6e-17`, would pass them as determined).
-pub fn flat_contact(contacts: &[ContactRows], geometry: &[f64]) -> Option<usize> {
+/// 6e-17`, would pass them as determined). Decided on the values ([`Scalar::re`]).
+pub fn flat_contact<S: Scalar>(contacts: &[ContactRows], geometry: &[S]) -> Option<usize> {
     (0..contacts.len()).find(|&c| {
-        let (up, axle) = (
-            at(geometry, PER_CONTACT * c + 3),
-            at(geometry, PER_CONTACT * c + 6),
-        );
+        let re = |i: usize| {
+            let v = at(geometry, i);
+            [v[0].re(), v[1].re(), v[2].re()]
+        };
+        let (up, axle) = (re(PER_CONTACT * c + 3), re(PER_CONTACT * c + 6));
         let across = cross(up, axle);
         contacts[c].axle && libm::sqrt(dot(across, across)) <= 1e-9 * libm::sqrt(dot(axle, axle))
     })
 }
 
 /// The error of a contact lying flat ([`flat_contact`]).
-pub fn flat_contact_error(contact: &'static str, t: f64, state: &[f64]) -> Error {
+pub fn flat_contact_error<S: Scalar>(contact: &'static str, t: S, state: &[S]) -> Error {
     Error::SingularContact {
         contact,
         why: "its axle is along the ground's normal (lying flat): the contact point is not determined",
-        t,
-        state: state.to_vec(),
+        t: t.re(),
+        state: super::to_vec(state),
     }
 }
 
@@ -53,24 +54,32 @@ pub const PER_CONTACT: usize = 10;
 
 /// The multipliers `lambda = (C C^T)^-1 C R` of reactions `R = C^T lambda` (exact when `R`
 /// is a reaction of these rows); `None` when `C` has dependent rows.
-pub fn row_multipliers<const NQ: usize, const NC: usize>(
-    c: &[[f64; NQ]; NC],
-    r: &[f64; NQ],
-) -> Option<[f64; NC]> {
-    let mut cct = [[0.0; NC]; NC];
-    let mut cr = [0.0; NC];
+pub fn row_multipliers<S: Scalar, const NQ: usize, const NC: usize>(
+    c: &[[S; NQ]; NC],
+    r: &[S; NQ],
+) -> Option<[S; NC]> {
+    let zero = S::from_f64(0.0);
+    let mut cct = [[zero; NC]; NC];
+    let mut cr = [zero; NC];
+    let inner = |a: &[S; NQ], b: &[S; NQ]| {
+        let mut v = zero;
+        for i in 0..NQ {
+            v += a[i] * b[i];
+        }
+        v
+    };
     for a in 0..NC {
         for b in a..NC {
-            let v: f64 = (0..NQ).map(|i| c[a][i] * c[b][i]).sum();
+            let v = inner(&c[a], &c[b]);
             cct[a][b] = v;
             cct[b][a] = v;
         }
-        cr[a] = (0..NQ).map(|i| c[a][i] * r[i]).sum();
+        cr[a] = inner(&c[a], r);
     }
     solve_spd(&cct, &cr)
 }
 
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+fn cross<S: Scalar>(a: [S; 3], b: [S; 3]) -> [S; 3] {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
@@ -78,31 +87,56 @@ fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     ]
 }
 
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+fn dot<S: Scalar>(a: [S; 3], b: [S; 3]) -> S {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-fn at(x: &[f64], i: usize) -> [f64; 3] {
+fn at<S: Scalar>(x: &[S], i: usize) -> [S; 3] {
     [x[i], x[i + 1], x[i + 2]]
+}
+
+/// The normals of the anchored contacts where the Newton–Euler balance does not determine
+/// them (their least-squares matrix `A`, 6 x 6 with zero columns past the contacts, is
+/// rank-deficient): [`contact_loads`]'s last resort.
+pub type LeastNorm<S> = fn(&[[S; 6]; 6], &[S; 6]) -> Option<[S; 6]>;
+
+/// The minimum-norm least-squares solution by nalgebra's SVD (singular values below
+/// `1e-12` of the largest dropped): four wheels on a rigid chassis share the load so.
+pub fn least_norm_svd(a: &[[f64; 6]; 6], b: &[f64; 6]) -> Option<[f64; 6]> {
+    let a = SMatrix::<f64, 6, 6>::from_fn(|i, j| a[i][j]);
+    let b = SVector::<f64, 6>::from_fn(|i, _| b[i]);
+    let svd = a.svd(true, true);
+    let largest = svd.singular_values.max();
+    let x = svd.solve(&b, 1e-12 * largest.max(1.0)).ok()?;
+    Some(core::array::from_fn(|i| x[i]))
+}
+
+/// No last resort: in a scalar that carries derivatives, normals the balance does not
+/// determine have none (their split is a choice, not a function of the state).
+pub fn least_norm_none<S: Scalar>(_: &[[S; 6]; 6], _: &[S; 6]) -> Option<[S; 6]> {
+    None
 }
 
 /// The contact loads from the rows' multipliers `lambda`, the wrench the contacts must
 /// supply (`dP/dt - F_applied`, `dL_O/dt - M_applied,O`, root components) and the
 /// geometry (per contact [`PER_CONTACT`] entries, then `e_r` of every row in contact
-/// order). `balanced`: the wrench counts every external force but the contacts'.
-/// `moments`: the wrench has its moment part (else only the force balance is used, enough
-/// for one anchored normal).
+/// order), in any [`Scalar`] (its decisions on the values). `balanced`: the wrench counts
+/// every external force but the contacts'. `moments`: the wrench has its moment part (else
+/// only the force balance is used, enough for one anchored normal). `least_norm`: the
+/// normals where the balance does not determine them ([`least_norm_svd`] in `f64`).
 #[allow(clippy::too_many_arguments)]
-pub fn contact_loads(
+pub fn contact_loads<S: Scalar>(
     contacts: &[ContactRows],
     balanced: bool,
     moments: bool,
-    lambda: &[f64],
-    wrench: &[f64; 6],
-    geometry: &[f64],
-    out: &mut [ContactLoad],
+    lambda: &[S],
+    wrench: &[S; 6],
+    geometry: &[S],
+    out: &mut [ContactLoadOf<S>],
+    least_norm: LeastNorm<S>,
 ) -> Result<(), Error> {
     let k = contacts.len();
+    let zero = S::from_f64(0.0);
     // the tangential forces, and the normals of contacts with a height row
     let mut rest = *wrench;
     let mut row_at = PER_CONTACT * k;
@@ -110,7 +144,7 @@ pub fn contact_loads(
     let mut n_anchored = 0;
     for (c, spec) in contacts.iter().enumerate() {
         let point = at(geometry, PER_CONTACT * c);
-        let mut f = [0.0; 3];
+        let mut f = [zero; 3];
         for &r in spec.rows {
             let e = at(geometry, row_at);
             row_at += 3;
@@ -123,10 +157,10 @@ pub fn contact_loads(
             rest[i] -= f[i];
             rest[3 + i] -= m[i];
         }
-        out[c] = ContactLoad {
+        out[c] = ContactLoadOf {
             force: f,
             point,
-            ..ContactLoad::ZERO
+            ..ContactLoadOf::zero()
         };
         if !spec.height {
             if n_anchored == anchored.len() {
@@ -147,10 +181,10 @@ pub fn contact_loads(
         // moments about the first anchored contact, so that the columns are of one scale
         let reference = out[anchored[0]].point;
         let shift = cross(reference, at(&rest, 0));
-        let mut a = SMatrix::<f64, 6, 6>::zeros();
+        let mut a = [[zero; 6]; 6];
         for (j, c) in anchored[..n_anchored].iter().enumerate() {
             let up = at(geometry, PER_CONTACT * c + 3);
-            let lever = at(&out[*c].point, 0);
+            let lever = out[*c].point;
             let arm = [
                 lever[0] - reference[0],
                 lever[1] - reference[1],
@@ -158,55 +192,53 @@ pub fn contact_loads(
             ];
             let m = cross(arm, up);
             for i in 0..3 {
-                a[(i, j)] = up[i];
-                a[(3 + i, j)] = m[i];
+                a[i][j] = up[i];
+                if moments {
+                    a[3 + i][j] = m[i];
+                }
             }
         }
-        let b = SVector::<f64, 6>::from_fn(|i, _| {
+        let b: [S; 6] = core::array::from_fn(|i| {
             if i < 3 {
                 rest[i]
             } else {
                 rest[i] - shift[i - 3]
             }
         });
-        if !moments {
-            for i in 3..6 {
-                for j in 0..n_anchored {
-                    a[(i, j)] = 0.0;
-                }
-            }
-        }
         // least squares by the normal equations (A^T A is k x k, regular unless the
-        // normals are not determined); the minimum-norm solution by SVD otherwise
-        let mut ata = SMatrix::<f64, 6, 6>::identity();
-        let mut atb = SVector::<f64, 6>::zeros();
-        for i in 0..n_anchored {
+        // normals are not determined; the rest of the 6 x 6 is the identity)
+        let mut ata = [[zero; 6]; 6];
+        let mut atb = [zero; 6];
+        for i in 0..6 {
+            if i >= n_anchored {
+                ata[i][i] = S::from_f64(1.0);
+                continue;
+            }
             for j in 0..n_anchored {
-                ata[(i, j)] = a.column(i).dot(&a.column(j));
+                let mut v = zero;
+                for r in 0..6 {
+                    v += a[r][i] * a[r][j];
+                }
+                ata[i][j] = v;
             }
-            atb[i] = a.column(i).dot(&b);
+            for r in 0..6 {
+                atb[i] += a[r][i] * b[r];
+            }
         }
-        // a factor whose pivots span more than 1e6 (1e12 in A^T A) is round-off's: the
-        // normals are not determined (four wheels on a rigid chassis) and the split is
-        // the least-norm one
-        let determined = |ch: &nalgebra::Cholesky<f64, nalgebra::Const<6>>| {
-            let l = ch.l_dirty();
-            let pivots = (0..n_anchored).map(|i| l[(i, i)]);
-            let (lo, hi) = pivots.fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
-                (lo.min(p), hi.max(p))
+        // a factor whose pivots span more than 1e12 (1e6 in a Cholesky factor) is
+        // round-off's: the normals are not determined (four wheels on a rigid chassis)
+        let factor = Ldlt::new(&ata).filter(|f| {
+            let pivots = &f.pivots()[..n_anchored];
+            let (lo, hi) = pivots.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+                (lo.min(p.re()), hi.max(p.re()))
             });
-            lo > 1e-6 * hi
-        };
-        let x = match ata.cholesky().filter(determined) {
-            Some(ch) => ch.solve(&atb),
-            None => {
-                let svd = a.svd(true, true);
-                let largest = svd.singular_values.max();
-                svd.solve(&b, 1e-12 * largest.max(1.0))
-                    .map_err(|_| Error::NotAvailable {
-                        what: "the normal forces (the Newton-Euler balance could not be solved)",
-                    })?
-            }
+            lo > 1e-12 * hi
+        });
+        let x = match factor {
+            Some(f) => f.solve(&atb),
+            None => least_norm(&a, &b).ok_or(Error::NotAvailable {
+                what: "the normal forces (the Newton-Euler balance does not determine them)",
+            })?,
         };
         for (j, c) in anchored[..n_anchored].iter().enumerate() {
             let up = at(geometry, PER_CONTACT * c + 3);
@@ -234,8 +266,8 @@ pub fn contact_loads(
             ),
         );
         for (i, s) in lateral.iter().enumerate() {
-            out[c].force[i] += share * s;
-            out[j].force[i] -= share * s;
+            out[c].force[i] += share * *s;
+            out[j].force[i] -= share * *s;
         }
     }
     for (c, load) in out.iter_mut().enumerate().take(k) {
@@ -249,7 +281,7 @@ pub fn contact_loads(
             axle[1] - a_up * up[1],
             axle[2] - a_up * up[2],
         ];
-        let len = libm::sqrt(dot(side, side));
+        let len = dot(side, side).sqrt();
         for x in &mut side {
             *x /= len;
         }
@@ -257,8 +289,9 @@ pub fn contact_loads(
         load.normal = normal;
         load.lateral = dot(f, side);
         load.longitudinal = dot(f, ahead);
-        if mu.is_finite() {
-            let ft = load.tangential();
+        load.mu = mu;
+        if mu.re().is_finite() {
+            let ft = (load.longitudinal * load.longitudinal + load.lateral * load.lateral).sqrt();
             load.utilization = ft / (mu * normal);
             load.friction_margin = mu * normal - ft;
         }
@@ -272,11 +305,12 @@ pub fn contact_loads(
 /// each can still give, `sqrt((mu N)^2 - F_long^2)`, so that both reach the friction limit
 /// together, when the pair can no longer hold the axle sideways (equal utilization under
 /// a pure lateral load); in proportion to the normals without `friction` or capacity.
-pub(crate) fn lateral_share(
-    (f_c, geo_c): ([f64; 3], &[f64]),
-    (f_j, geo_j): ([f64; 3], &[f64]),
-) -> f64 {
-    let parts = |f: [f64; 3], g: &[f64]| {
+pub(crate) fn lateral_share<S: Scalar>(
+    (f_c, geo_c): ([S; 3], &[S]),
+    (f_j, geo_j): ([S; 3], &[S]),
+) -> S {
+    let zero = S::from_f64(0.0);
+    let parts = |f: [S; 3], g: &[S]| {
         let (up, axle, mu) = (at(g, 3), at(g, 6), g[9]);
         let n = dot(f, up);
         let a_up = dot(axle, up);
@@ -286,27 +320,34 @@ pub(crate) fn lateral_share(
             axle[2] - a_up * up[2],
         ];
         let ahead = cross(side, up);
-        let long = dot(f, ahead) / libm::sqrt(dot(ahead, ahead)).max(f64::MIN_POSITIVE);
-        let cap = libm::sqrt(((mu * n) * (mu * n) - long * long).max(0.0));
+        let length = dot(ahead, ahead).sqrt();
+        let long = if length.re() > f64::MIN_POSITIVE {
+            dot(f, ahead) / length
+        } else {
+            dot(f, ahead) / S::from_f64(f64::MIN_POSITIVE)
+        };
+        let room = (mu * n) * (mu * n) - long * long;
+        // no capacity without friction (mu NaN) or beyond the limit
+        let cap = if room.re() > 0.0 { room.sqrt() } else { zero };
         (n, cap)
     };
     let ((n_c, cap_c), (n_j, cap_j)) = (parts(f_c, geo_c), parts(f_j, geo_j));
-    if cap_c + cap_j > 0.0 && n_c > 0.0 && n_j > 0.0 {
+    if (cap_c + cap_j).re() > 0.0 && n_c.re() > 0.0 && n_j.re() > 0.0 {
         cap_c / (cap_c + cap_j)
-    } else if n_c + n_j > 0.0 {
+    } else if (n_c + n_j).re() > 0.0 {
         n_c / (n_c + n_j)
     } else {
-        0.5
+        S::from_f64(0.5)
     }
 }
 
 /// The force of contact `j`'s lateral row (the one most nearly along its axle).
-fn lateral_force(
+fn lateral_force<S: Scalar>(
     contacts: &[ContactRows],
-    lambda: &[f64],
-    geometry: &[f64],
+    lambda: &[S],
+    geometry: &[S],
     j: usize,
-) -> Option<[f64; 3]> {
+) -> Option<[S; 3]> {
     let mut row_at = PER_CONTACT * contacts.len();
     for spec in &contacts[..j] {
         row_at += 3 * spec.rows.len();
@@ -314,10 +355,11 @@ fn lateral_force(
     let axle = at(geometry, PER_CONTACT * j + 6);
     let spec = &contacts[j];
     let tangent = spec.rows.len() - usize::from(spec.height);
-    let mut best: Option<(f64, [f64; 3])> = None;
+    let mut best: Option<(f64, [S; 3])> = None;
     for (i, &r) in spec.rows[..tangent].iter().enumerate() {
         let e = at(geometry, row_at + 3 * i);
-        let along = libm::fabs(dot(e, axle)) / libm::sqrt(dot(e, e)).max(f64::MIN_POSITIVE);
+        let along =
+            libm::fabs(dot(e, axle).re()) / libm::sqrt(dot(e, e).re()).max(f64::MIN_POSITIVE);
         if best.is_none_or(|(b, _)| along > b) {
             best = Some((
                 along,

@@ -1,10 +1,13 @@
-//! A first-order dual number over `f64`, `re + eps ε` with `ε² = 0`: the scalar generated
-//! models evaluate `rhs_generic` in for [`Model::rhs_jvp`](crate::Model::rhs_jvp) and
+//! A first-order dual number, `re + eps ε` with `ε² = 0`, over any [`Scalar`] (`f64` by
+//! default): the scalar generated models evaluate `rhs_generic` in for
+//! [`Model::rhs_jvp`](crate::Model::rhs_jvp) and
 //! [`Model::rhs_param_jvp`](crate::Model::rhs_param_jvp) (forward-mode automatic
-//! differentiation of the emitted straight-line code). Here rather than num-dual's
-//! `Dual64` because generated code must build without the `dual` feature and under
-//! `no_std`; the elementary functions go through `f64`'s [`Scalar`] methods (libm
-//! without `std`).
+//! differentiation of the emitted straight-line code), and over another scalar for the
+//! rates of the momenta in [`Contacts::contact_loads_scalar`](crate::Contacts::contact_loads_scalar)
+//! (a time derivative inside a function that is itself differentiated). Here rather than
+//! num-dual's `Dual64` because generated code must build without the `dual` feature and
+//! under `no_std`; the elementary functions go through the inner scalar's [`Scalar`]
+//! methods (libm's for `f64` without `std`).
 
 use crate::Scalar;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -19,79 +22,94 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAss
 /// let y = x * x.sin();
 /// assert_eq!(y.re, 0.5 * 0.5f64.sin());
 /// assert!((y.eps - (0.5f64.sin() + 0.5 * 0.5f64.cos())).abs() < 1e-15);
+/// // nested: d/dy of d/dx (x^2 y) at (3, 2) is 2 x = 6
+/// let (x, y) = (Dual::new(Dual::new(3.0, 0.0), Dual::new(1.0, 0.0)), Dual::new(Dual::new(2.0, 1.0), Dual::new(0.0, 0.0)));
+/// assert_eq!((x * x * y).eps.eps, 6.0);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Dual {
+pub struct Dual<S = f64> {
     /// The value.
-    pub re: f64,
+    pub re: S,
     /// The derivative part (the directional derivative along the seed).
-    pub eps: f64,
+    pub eps: S,
 }
 
-impl Dual {
+impl<S: Scalar> Dual<S> {
     /// `re + eps ε`.
     #[inline(always)]
-    pub const fn new(re: f64, eps: f64) -> Self {
+    pub const fn new(re: S, eps: S) -> Self {
         Dual { re, eps }
+    }
+
+    /// `re + 0 ε`: a constant.
+    #[inline(always)]
+    pub fn constant(re: S) -> Self {
+        Dual::new(re, S::from_f64(0.0))
     }
 
     /// `f(re) + f'(re) eps ε` from `f(re)` and `f'(re)`.
     #[inline(always)]
-    fn chain(self, f: f64, df: f64) -> Self {
+    fn chain(self, f: S, df: S) -> Self {
         Dual::new(f, df * self.eps)
     }
 }
 
-impl Add for Dual {
-    type Output = Dual;
+/// `1` in the scalar `S`.
+#[inline(always)]
+fn one<S: Scalar>() -> S {
+    S::from_f64(1.0)
+}
+
+impl<S: Scalar> Add for Dual<S> {
+    type Output = Self;
     #[inline(always)]
-    fn add(self, o: Dual) -> Dual {
+    fn add(self, o: Self) -> Self {
         Dual::new(self.re + o.re, self.eps + o.eps)
     }
 }
 
-impl Sub for Dual {
-    type Output = Dual;
+impl<S: Scalar> Sub for Dual<S> {
+    type Output = Self;
     #[inline(always)]
-    fn sub(self, o: Dual) -> Dual {
+    fn sub(self, o: Self) -> Self {
         Dual::new(self.re - o.re, self.eps - o.eps)
     }
 }
 
-impl Mul for Dual {
-    type Output = Dual;
+impl<S: Scalar> Mul for Dual<S> {
+    type Output = Self;
     #[inline(always)]
-    fn mul(self, o: Dual) -> Dual {
+    fn mul(self, o: Self) -> Self {
         Dual::new(self.re * o.re, self.eps * o.re + self.re * o.eps)
     }
 }
 
-impl Div for Dual {
-    type Output = Dual;
+impl<S: Scalar> Div for Dual<S> {
+    type Output = Self;
     /// One division: `(a/b)' = (a' - (a/b) b') / b`. The value is `a * (1/b)`, which can
     /// differ from `f64`'s `a / b` in the last bit (exactly `1/b` for the emitter's
     /// reciprocals); generated code reads values only for its checks.
     #[inline(always)]
-    fn div(self, o: Dual) -> Dual {
-        let inv = 1.0 / o.re;
+    fn div(self, o: Self) -> Self {
+        let inv = one::<S>() / o.re;
         let re = self.re * inv;
         Dual::new(re, (self.eps - re * o.eps) * inv)
     }
 }
 
-impl Neg for Dual {
-    type Output = Dual;
+impl<S: Scalar> Neg for Dual<S> {
+    type Output = Self;
     #[inline(always)]
-    fn neg(self) -> Dual {
+    fn neg(self) -> Self {
         Dual::new(-self.re, -self.eps)
     }
 }
 
 macro_rules! assign_ops {
     ($($tr:ident $m:ident $op:tt),*) => {$(
-        impl $tr for Dual {
+        impl<S: Scalar> $tr for Dual<S> {
             #[inline(always)]
-            fn $m(&mut self, o: Dual) {
+            fn $m(&mut self, o: Self) {
                 *self = *self $op o;
             }
         }
@@ -99,88 +117,91 @@ macro_rules! assign_ops {
 }
 assign_ops!(AddAssign add_assign +, SubAssign sub_assign -, MulAssign mul_assign *, DivAssign div_assign /);
 
-impl Scalar for Dual {
+impl<S: Scalar> Scalar for Dual<S> {
     #[inline(always)]
     fn from_f64(x: f64) -> Self {
-        Dual::new(x, 0.0)
+        Dual::constant(S::from_f64(x))
     }
     #[inline(always)]
     fn re(self) -> f64 {
-        self.re
+        self.re.re()
     }
     #[inline]
     fn sin(self) -> Self {
-        let (s, c) = Scalar::sin_cos(self.re);
+        let (s, c) = self.re.sin_cos();
         self.chain(s, c)
     }
     #[inline]
     fn cos(self) -> Self {
-        let (s, c) = Scalar::sin_cos(self.re);
+        let (s, c) = self.re.sin_cos();
         self.chain(c, -s)
     }
     #[inline]
     fn sin_cos(self) -> (Self, Self) {
-        let (s, c) = Scalar::sin_cos(self.re);
+        let (s, c) = self.re.sin_cos();
         (self.chain(s, c), self.chain(c, -s))
     }
     #[inline]
     fn tan(self) -> Self {
-        let t = Scalar::tan(self.re);
-        self.chain(t, 1.0 + t * t)
+        let t = self.re.tan();
+        self.chain(t, one::<S>() + t * t)
     }
     #[inline]
     fn asin(self) -> Self {
         self.chain(
-            Scalar::asin(self.re),
-            1.0 / Scalar::sqrt(1.0 - self.re * self.re),
+            self.re.asin(),
+            one::<S>() / (one::<S>() - self.re * self.re).sqrt(),
         )
     }
     #[inline]
     fn acos(self) -> Self {
         self.chain(
-            Scalar::acos(self.re),
-            -1.0 / Scalar::sqrt(1.0 - self.re * self.re),
+            self.re.acos(),
+            -one::<S>() / (one::<S>() - self.re * self.re).sqrt(),
         )
     }
     #[inline]
     fn atan(self) -> Self {
-        self.chain(Scalar::atan(self.re), 1.0 / (1.0 + self.re * self.re))
+        self.chain(
+            self.re.atan(),
+            one::<S>() / (one::<S>() + self.re * self.re),
+        )
     }
     #[inline]
     fn atan2(self, x: Self) -> Self {
         // d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
         let r2 = x.re * x.re + self.re * self.re;
         Dual::new(
-            Scalar::atan2(self.re, x.re),
+            self.re.atan2(x.re),
             (x.re * self.eps - self.re * x.eps) / r2,
         )
     }
     #[inline]
     fn sinh(self) -> Self {
-        self.chain(Scalar::sinh(self.re), Scalar::cosh(self.re))
+        self.chain(self.re.sinh(), self.re.cosh())
     }
     #[inline]
     fn cosh(self) -> Self {
-        self.chain(Scalar::cosh(self.re), Scalar::sinh(self.re))
+        self.chain(self.re.cosh(), self.re.sinh())
     }
     #[inline]
     fn tanh(self) -> Self {
-        let t = Scalar::tanh(self.re);
-        self.chain(t, 1.0 - t * t)
+        let t = self.re.tanh();
+        self.chain(t, one::<S>() - t * t)
     }
     #[inline]
     fn exp(self) -> Self {
-        let e = Scalar::exp(self.re);
+        let e = self.re.exp();
         self.chain(e, e)
     }
     #[inline]
     fn ln(self) -> Self {
-        self.chain(Scalar::ln(self.re), 1.0 / self.re)
+        self.chain(self.re.ln(), one::<S>() / self.re)
     }
     #[inline]
     fn sqrt(self) -> Self {
-        let s = Scalar::sqrt(self.re);
-        self.chain(s, 0.5 / s)
+        let s = self.re.sqrt();
+        self.chain(s, S::from_f64(0.5) / s)
     }
     #[inline]
     fn abs(self) -> Self {
@@ -189,29 +210,30 @@ impl Scalar for Dual {
     #[inline]
     fn powi(self, n: i32) -> Self {
         match n {
-            0 => Dual::new(1.0, 0.0),
+            0 => Dual::from_f64(1.0),
             1 => self,
             2 => self * self,
-            // the value as f64's powi computes it (not `p * re`, one rounding more)
+            // the value as the scalar's powi computes it (not `p * re`, one rounding more)
             _ => self.chain(
-                Scalar::powi(self.re, n),
-                f64::from(n) * Scalar::powi(self.re, n - 1),
+                self.re.powi(n),
+                S::from_f64(f64::from(n)) * self.re.powi(n - 1),
             ),
         }
     }
     #[inline]
     fn powf(self, y: Self) -> Self {
         // d(x^y) = y x^(y-1) dx + x^y ln(x) dy; the dy part only where x > 0 (as num-dual)
-        let v = Scalar::powf(self.re, y.re);
-        let dx = if self.eps == 0.0 {
-            0.0
+        let zero = S::from_f64(0.0);
+        let v = self.re.powf(y.re);
+        let dx = if self.eps == zero {
+            zero
         } else {
-            y.re * Scalar::powf(self.re, y.re - 1.0) * self.eps
+            y.re * self.re.powf(y.re - one::<S>()) * self.eps
         };
-        let dy = if y.eps != 0.0 && self.re > 0.0 {
-            v * Scalar::ln(self.re) * y.eps
+        let dy = if y.eps != zero && self.re.re() > 0.0 {
+            v * self.re.ln() * y.eps
         } else {
-            0.0
+            zero
         };
         Dual::new(v, dx + dy)
     }

@@ -279,6 +279,7 @@ impl Sliding<'_> {
             load.normal = dot(f, up);
             load.lateral = dot(f, side);
             load.longitudinal = dot(f, ahead);
+            load.mu = mu;
             if mu.is_finite() {
                 let ft = load.tangential();
                 load.utilization = ft / (mu * load.normal);
