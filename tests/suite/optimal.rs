@@ -492,7 +492,12 @@ fn a_speed_limit_holds_at_every_node() {
             .fold(0.0, f64::max)
     };
     let limit = 0.7 * fastest(&free);
-    let limited = park().path(BladeSpeed, &[0.0], &[limit * limit]);
+    // at the nodes only: a pure state constraint riding its limit at the midpoints as
+    // well stalls ripopt's complementarity (3000 iterations at 5e-5; the adaptive
+    // barrier: a numerical error)
+    let limited = park()
+        .path(BladeSpeed, &[0.0], &[limit * limit])
+        .path_at_midpoints(false);
     assert!(limited.derivative_check().unwrap() < 1e-6);
     let sol = limited.solve().unwrap();
     assert!(sol.violation() < 1e-8);
@@ -554,4 +559,78 @@ fn a_bicycle_changes_lane_with_least_steer_torque() {
         misses[1] < misses[0] / 8.0 && misses[1] < 1e-4,
         "{misses:?}"
     );
+}
+
+/// The robot's dash: from rest to rest 0.5 m ahead in 1 s, the least integral of the
+/// torques squared, on a floor with `mu = 0.4`. The free plan asks the drive wheels for
+/// more friction than the floor gives (its torques replayed, a wheel slips); with the
+/// friction margin 0.05 as a path constraint the plan stays inside every friction cone at
+/// every point of the grid, costs more, and its replay rolls all the way. The constraint's derivatives
+/// (contact loads in dual and hyper-dual numbers) are checked against differences.
+#[test]
+fn a_dash_within_the_friction_margin_does_not_slip() {
+    use nonholo::models::DiffDriveRobot;
+    let robot = DiffDriveRobot::default().with_mu(0.4);
+    let t_f = 1.0;
+    let dash = |nodes: usize| {
+        Problem::new(&robot, nodes)
+            .scheme(Scheme::HermiteSimpson)
+            .duration(t_f)
+            .initial_state(&[0.0; DiffDriveRobot::DIM])
+            .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
+            .final_speeds(&[0.0, 0.0])
+            .minimize_input_effort(&[1.0, 1.0])
+    };
+    assert!(
+        dash(5)
+            .friction_margin_at_least(0.05)
+            .derivative_check()
+            .unwrap()
+            < 1e-6
+    );
+    let nodes = 21;
+    let free = dash(nodes).solve().unwrap();
+    let limited = dash(nodes).friction_margin_at_least(0.05).solve().unwrap();
+    assert!(limited.exact_hessian() && limited.violation() < 1e-8);
+    let worst = |plan: &nonholo::optimal::Solution| {
+        let loads = plan.trajectory().contact_loads(&robot).unwrap();
+        loads
+            .iter()
+            .flatten()
+            .map(|l| l.utilization)
+            .fold(0.0f64, f64::max)
+    };
+    let (u_free, u_limited) = (worst(&free), worst(&limited));
+    println!(
+        "utilization: free {u_free:.4} ({} it), limited {u_limited:.4} ({} it); objectives {:.4} {:.4}",
+        free.iterations(),
+        limited.iterations(),
+        free.objective(),
+        limited.objective()
+    );
+    // the free plan needs more than mu N; the limited one at most sqrt(1 - 0.05^2) of it
+    assert!(u_free > 1.05, "{u_free}");
+    assert!(
+        u_limited <= (1.0f64 - 0.05 * 0.05).sqrt() + 1e-6,
+        "{u_limited}"
+    );
+    assert!(limited.objective() > free.objective() * 1.005);
+    // replayed on the continuous model: the free plan's torques make a wheel slip, the
+    // limited plan's reach the end without a contact event
+    let replay = |plan: &nonholo::optimal::Solution| {
+        let mut torques = plan.input_series().unwrap();
+        let o = Options::default().rtol(1e-10).atol(1e-10);
+        simulate_controlled(&robot, &mut torques, plan.state(0).unwrap(), 0.0..t_f, &o)
+            .map_err(|stop| stop.error)
+    };
+    match replay(&free).map(|_| ()) {
+        Err(Error::ContactLost {
+            event: nonholo::ContactEvent::Slip,
+            ..
+        }) => {}
+        other => panic!("the free plan's replay should slip: {other:?}"),
+    }
+    let rolled = replay(&limited).expect("the limited plan rolls");
+    let (_, end) = rolled.last().unwrap();
+    assert!((end[0] - 0.5).abs() < 1e-3, "{end:?}");
 }

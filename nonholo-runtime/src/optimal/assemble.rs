@@ -57,6 +57,8 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             }
         }
         let start = self.start(&layout)?;
+        let (dim, nz) = (layout.dim, layout.nz());
+        self.path.check(self.t0, &start[..dim], &start[dim..nz])?;
         let cached = self
             .structures
             .borrow_mut()
@@ -179,6 +181,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             nq: M::NQ,
             ncc: M::CONFIGURATION_CONSTRAINTS.len(),
             np: self.path.len(),
+            path_midpoints: self.path_midpoints && self.scheme.has_midpoints(),
             integrated: (0..M::DIM)
                 .filter(|&i| {
                     i >= M::NQ || !M::CONFIGURATION_COORDINATES.contains(&M::COORDINATES[i])
@@ -423,7 +426,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         let equalities = l.defect_rows() + l.conf_points() * l.ncc;
         let mut lo = vec![0.0; equalities];
         let mut hi = vec![0.0; equalities];
-        for _ in 0..l.nodes {
+        for _ in 0..l.path_points() {
             lo.extend(&self.path_bounds.0);
             hi.extend(&self.path_bounds.1);
         }

@@ -2,7 +2,7 @@
 //! ([`PathConstraint`]), written once over any [`Scalar`] so that the transcription
 //! differentiates them exactly (forward-mode dual numbers, one pass per variable).
 
-use crate::Scalar;
+use crate::{Error, Scalar};
 
 /// The objective `J = Phi(t_f, x(t_f)) + integral of L(t, x, u) dt` of a [`Problem`](super::Problem):
 /// `running` is `L`, `terminal` is `Phi`. Both are generic over [`Scalar`]: the
@@ -45,7 +45,7 @@ pub struct NoCost;
 
 impl Cost for NoCost {}
 
-/// Constraints `lo <= g(t, x, u) <= hi` imposed at every node of a
+/// Constraints `lo <= g(t, x, u) <= hi` imposed at every point of a
 /// [`Problem`](super::Problem), `g` generic over [`Scalar`] so that its Jacobian is exact.
 ///
 /// ```
@@ -76,6 +76,50 @@ pub trait PathConstraint {
     }
     /// `g(t, x, u)` into `out` (length [`PathConstraint::len`]).
     fn values<S: Scalar>(&self, t: S, state: &[S], u: &[S], out: &mut [S]);
+    /// Whether `g` can be evaluated at all, asked once before a solve at the first node of
+    /// the initial guess: an error there is [`Problem::solve`](super::Problem::solve)'s
+    /// (the model cannot give what `g` needs), where a failure inside the solve would
+    /// only be a `NaN` the solver steps back from. Nothing to check by default.
+    fn check(&self, t: f64, state: &[f64], u: &[f64]) -> Result<(), Error> {
+        let _ = (t, state, u);
+        Ok(())
+    }
+}
+
+/// Two sets of path constraints, `a`'s rows then `b`'s: what
+/// [`Problem::path`](super::Problem::path) makes of a second call.
+///
+/// ```
+/// use nonholo_runtime::optimal::PathConstraint;
+/// use nonholo_runtime::Scalar;
+///
+/// struct Speed;
+/// impl PathConstraint for Speed {
+///     fn len(&self) -> usize {
+///         1
+///     }
+///     fn values<S: Scalar>(&self, _t: S, state: &[S], _u: &[S], out: &mut [S]) {
+///         out[0] = state[1];
+///     }
+/// }
+/// let both = (Speed, Speed);
+/// let mut g = [0.0; 2];
+/// both.values(0.0, &[1.0, 2.0], &[], &mut g);
+/// assert_eq!((both.len(), g), (2, [2.0, 2.0]));
+/// ```
+impl<A: PathConstraint, B: PathConstraint> PathConstraint for (A, B) {
+    fn len(&self) -> usize {
+        self.0.len() + self.1.len()
+    }
+    fn values<S: Scalar>(&self, t: S, state: &[S], u: &[S], out: &mut [S]) {
+        let (a, b) = out.split_at_mut(self.0.len());
+        self.0.values(t, state, u, a);
+        self.1.values(t, state, u, b);
+    }
+    fn check(&self, t: f64, state: &[f64], u: &[f64]) -> Result<(), Error> {
+        self.0.check(t, state, u)?;
+        self.1.check(t, state, u)
+    }
 }
 
 /// No path constraints (the default of a [`Problem`](super::Problem)).

@@ -268,7 +268,7 @@ impl HessianPlan {
             let wt = Weights {
                 f: &w[p * dim..(p + 1) * dim],
                 running: sigma * l.units(p),
-                path: if p < l.nodes && l.np > 0 {
+                path: if l.np > 0 && p < l.path_points() {
                     path_at(p)
                 } else {
                     none

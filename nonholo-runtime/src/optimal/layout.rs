@@ -2,7 +2,9 @@
 //!
 //! Constraint rows: the defects of every interval, block by block, for the *integrated*
 //! state components only; then the configuration constraints at every point that has
-//! them; then the path constraints at every node. A coordinate the configuration
+//! them; then the path constraints at every point (every node and, for Hermite–Simpson,
+//! every midpoint: a midpoint's inputs are variables of their own, which a bound on the
+//! nodes alone would leave free). A coordinate the configuration
 //! constraints solve for (`CONFIGURATION_COORDINATES`) has no defect rows: the
 //! constraints at every point fix it, and its defects as well would over-determine it
 //! (the discretized dynamics keep the constraints only to the scheme's order).
@@ -25,8 +27,10 @@ pub(crate) struct Layout {
     pub nq: usize,
     /// Configuration constraints per point that has them.
     pub ncc: usize,
-    /// Path constraint values per node.
+    /// Path constraint values per point.
     pub np: usize,
+    /// Whether the path constraints hold at the midpoints too (Hermite–Simpson).
+    pub path_midpoints: bool,
     /// The state components with defect rows (all but the solved coordinates).
     pub integrated: Vec<usize>,
     /// For each point, the index of its configuration constraints' block among those
@@ -75,12 +79,21 @@ impl Layout {
     pub fn conf_row(&self, p: usize) -> Option<usize> {
         self.conf_block[p].map(|b| self.defect_rows() + b * self.ncc)
     }
-    /// The first path constraint row of node `k`.
-    pub fn path_row(&self, k: usize) -> usize {
-        self.defect_rows() + self.conf_points() * self.ncc + k * self.np
+    /// The first path constraint row of point `p`.
+    pub fn path_row(&self, p: usize) -> usize {
+        self.defect_rows() + self.conf_points() * self.ncc + p * self.np
+    }
+    /// How many points have path constraints: the first ones, the nodes, and (unless
+    /// asked not to) the midpoints after them.
+    pub fn path_points(&self) -> usize {
+        if self.path_midpoints {
+            self.points()
+        } else {
+            self.nodes
+        }
     }
     pub fn constraints(&self) -> usize {
-        self.path_row(self.nodes)
+        self.path_row(self.path_points())
     }
     /// The node spacing for the duration `span`.
     pub fn h(&self, span: f64) -> f64 {

@@ -17,7 +17,7 @@
 //! inputs at the nodes (and the interval midpoints for Hermite–Simpson); the constraints
 //! are the scheme's defects (see [`Scheme`]) of every state but the coordinates the
 //! configuration constraints solve for, the configuration constraints at every point, the
-//! path constraints at every node, and the bounds (initial and final conditions are fixed
+//! path constraints at every point (nodes and midpoints), and the bounds (initial and final conditions are fixed
 //! bounds). The objective is the input effort and the [`Cost`]'s
 //! running term by the scheme's quadrature, plus its terminal term.
 //!
@@ -57,6 +57,7 @@
 mod assemble;
 mod cost;
 mod diagnostics;
+mod friction;
 mod hessian;
 mod layout;
 mod mpc;
@@ -68,6 +69,7 @@ mod solution;
 mod transcription;
 
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};
+pub use friction::{FrictionMargin, MAX_CONTACTS};
 pub use mpc::Mpc;
 pub use problem::{Hessian, Problem};
 pub use scheme::Scheme;

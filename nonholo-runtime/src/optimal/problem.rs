@@ -6,23 +6,26 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::cost::{Cost, NoCost, NoPath, PathConstraint};
+use super::friction::FrictionMargin;
 use super::hessian::HessianPlan;
 use super::pattern::Pattern;
 use super::scheme::Scheme;
-use crate::{Error, Model, Trajectory};
+use crate::{Contacts, Error, Model, Trajectory};
 
 /// An optimal-control problem on `model`: find inputs `u(t)` and states `x(t)` on
 /// `[t0, t0 + T]` that minimize `Phi(x(T)) + integral of L(t, x, u) dt` subject to
 /// `dx/dt = f(t, x, u)` (the model's [`Model::rhs_u`]), bounds on states and inputs,
-/// initial and final conditions, path constraints, and the model's configuration
-/// constraints at every node.
+/// initial and final conditions, path constraints (friction limits among them), and the
+/// model's configuration constraints, all of them at every point of the grid.
 ///
 /// Direct collocation: the states and inputs at `nodes` equally spaced times are the
 /// unknowns of a sparse nonlinear program (see [`Scheme`]), solved by ripopt's
 /// interior-point method (Ipopt's algorithm in Rust). The dynamics' derivatives are the
 /// model's exact [`Model::jacobians`], assembled into the program's sparse Jacobian
 /// whose structure is found once; the cost's and the path constraints' are exact too
-/// (dual numbers). The Hessian of the Lagrangian is approximated by L-BFGS.
+/// (dual numbers). The Hessian of the Lagrangian is exact (hyper-dual numbers) where the
+/// model gives its equations in any scalar, L-BFGS otherwise or on request
+/// ([`Hessian`]).
 ///
 /// The builder never fails: a wrong name or length is reported by [`Problem::solve`],
 /// before anything is solved.
@@ -69,6 +72,7 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     pub(super) guess_inputs: Option<Vec<f64>>,
     pub(super) options: ripopt::SolverOptions,
     pub(super) hessian: Hessian,
+    pub(super) path_midpoints: bool,
     /// The structures found by the probes, kept for the next solve of the same layout
     /// (model predictive control solves one problem again and again).
     pub(super) structures: core::cell::RefCell<Option<Structures>>,
@@ -88,6 +92,12 @@ impl<'m, M: Model> Problem<'m, M> {
         };
         // Ipopt's defaults for its acceptable level; the status tells which was reached.
         options.constr_viol_tol = 1e-8;
+        // ripopt's guess of which constraints are linear compares the Jacobian at the
+        // start and at one shifted point, and drops the Hessians of those that agree. A
+        // contact's normal force is quadratic in the yaw rate, whose derivative is zero at
+        // both points when the shift moves both wheels alike, so a friction row can be
+        // taken as linear and its curvature lost. The Hessian here is exact anyway.
+        options.detect_linear_constraints = false;
         let mistake = (nodes < 2).then(|| {
             Error::InvalidOptions(format!("a problem needs at least 2 nodes, got {nodes}"))
         });
@@ -113,6 +123,7 @@ impl<'m, M: Model> Problem<'m, M> {
             guess_inputs: None,
             options,
             hessian: Hessian::Auto,
+            path_midpoints: true,
             structures: core::cell::RefCell::new(None),
             mistake,
         }
@@ -243,7 +254,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         ok
     }
 
-    /// `lo <= state <= hi` at every node, for a coordinate or speed by name.
+    /// `lo <= state <= hi` at every point of the grid, for a coordinate or speed by name.
     pub fn state_bounds(mut self, name: &str, lo: f64, hi: f64) -> Self {
         if let Some(i) = self.state_index(name)
             && self.check_bounds(name, lo, hi)
@@ -253,7 +264,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         self
     }
 
-    /// `lo <= u <= hi` at every node, for an input by name.
+    /// `lo <= u <= hi` at every point of the grid, for an input by name.
     pub fn input_bounds(mut self, name: &str, lo: f64, hi: f64) -> Self {
         match M::INPUTS.iter().position(|n| *n == name) {
             Some(i) => {
@@ -312,14 +323,16 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         p
     }
 
-    /// Path constraints `lo <= g(t, x, u) <= hi` at every node (`lo`, `hi` of length
-    /// `path.len()`; infinite for a one-sided bound).
+    /// Path constraints `lo <= g(t, x, u) <= hi` at every point of the grid (the nodes and,
+    /// for Hermite–Simpson, the midpoints, whose inputs are variables too; `lo`, `hi` of length
+    /// `path.len()`; infinite for a one-sided bound), after those stated before (their
+    /// rows first).
     pub fn path<P2: PathConstraint>(
         self,
         path: P2,
         lo: &[f64],
         hi: &[f64],
-    ) -> Problem<'m, M, C, P2> {
+    ) -> Problem<'m, M, C, (P, P2)> {
         let mut mistake = self.mistake.clone();
         if lo.len() != path.len() || hi.len() != path.len() {
             mistake.get_or_insert(Error::Dimension {
@@ -340,8 +353,9 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
                 "path constraint bounds {lo:?} exceed {hi:?}"
             )));
         }
-        let mut p = self.retype(|cost, _| (cost, path));
-        p.path_bounds = (lo.to_vec(), hi.to_vec());
+        let mut p = self.retype(|cost, before| (cost, (before, path)));
+        p.path_bounds.0.extend_from_slice(lo);
+        p.path_bounds.1.extend_from_slice(hi);
         p.mistake = mistake;
         p
     }
@@ -375,6 +389,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             guess_inputs: self.guess_inputs,
             options: self.options,
             hessian: self.hessian,
+            path_midpoints: self.path_midpoints,
             structures: core::cell::RefCell::new(None),
             mistake: self.mistake,
         }
@@ -423,6 +438,31 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         self
     }
 
+    /// Whether the path constraints hold at Hermite–Simpson's midpoints as well as at the
+    /// nodes (they do unless `false`; the other schemes have no midpoints). A midpoint's
+    /// inputs are variables of their own, and the plan's input between two nodes is the
+    /// parabola through them: a constraint on the nodes alone leaves it free there, and a
+    /// friction limit so imposed can be met at every node by a plan that slips between.
+    /// A pure state constraint (a speed limit) is another matter: riding it along an arc
+    /// at both nodes and midpoints, ripopt's complementarity can stall (the skate's speed
+    /// limit in the tests: 3000 iterations at `5e-5`), where the nodes alone converge.
+    ///
+    /// ```
+    /// use nonholo_runtime::optimal::{Problem, Scheme};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// let osc = ForcedOscillator { m: 1.0, k: 4.0 };
+    /// let p = Problem::new(&osc, 5)
+    ///     .scheme(Scheme::HermiteSimpson)
+    ///     .initial_state(&[1.0, 0.0])
+    ///     .minimize_input_effort(&[1.0])
+    ///     .path_at_midpoints(false);
+    /// assert!(p.solve().is_ok());
+    /// ```
+    pub fn path_at_midpoints(mut self, midpoints: bool) -> Self {
+        self.path_midpoints = midpoints;
+        self
+    }
+
     /// The most iterations of the NLP solver (3000 unless set).
     pub fn max_iterations(mut self, n: usize) -> Self {
         self.options.max_iter = n;
@@ -434,6 +474,39 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     pub fn solver_options(mut self, f: impl FnOnce(&mut ripopt::SolverOptions)) -> Self {
         f(&mut self.options);
         self
+    }
+}
+
+impl<'m, M: Contacts, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
+    /// Keeps every contact with `friction: mu` inside its friction cone at every point, with
+    /// the leftover capacity at least `margin mu N`:
+    /// `(mu N)^2 - |F_t|^2 >= (margin mu N)^2` and `N >= 0` ([`FrictionMargin`], whose rows
+    /// follow the path constraints stated before). The loads are the model's own
+    /// ([`Contacts::contact_loads_scalar`]), differentiated exactly. `margin` in `[0, 1)`;
+    /// a model without such contacts, or whose loads it cannot derive, is
+    /// [`Problem::solve`]'s error.
+    ///
+    /// ```
+    /// use nonholo_runtime::optimal::Problem;
+    /// # use nonholo_runtime::__private::doc_models::Unicycle;
+    /// // the unicycle has no inputs: its motion is its start; a turn at 3 m/s and 3 rad/s
+    /// // needs 9 m/s^2 sideways, more than mu g = 7.8
+    /// let wheel = Unicycle::default();
+    /// let err = Problem::new(&wheel, 5)
+    ///     .initial_state(&[0.0, 0.0, 0.0, 0.0, 3.0, 3.0])
+    ///     .friction_margin_at_least(0.05)
+    ///     .solve()
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("not solved"), "{err}");
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn friction_margin_at_least(
+        self,
+        margin: f64,
+    ) -> Problem<'m, M, C, (P, FrictionMargin<'m, M>)> {
+        let limits = FrictionMargin::new(self.model, margin);
+        let (lo, hi) = (limits.lower(), limits.upper());
+        self.path(limits, &lo, &hi)
     }
 }
 

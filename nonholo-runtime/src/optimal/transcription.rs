@@ -7,8 +7,8 @@
 //! Variables are points' blocks `z_p = [x_p, u_p]` (`nz = DIM + NU` numbers each): the
 //! nodes `p = 0 .. N` first, then (Hermite–Simpson) the midpoints `p = N + k` of each
 //! interval `k`. Constraint rows: the defects of every interval (`DIM` rows per block
-//! of [`Scheme::defect_blocks`]), then the configuration constraints at every node, then
-//! the path constraints at every node.
+//! of [`Scheme::defect_blocks`]), then the configuration constraints at every point that
+//! has them, then the path constraints at every point.
 //!
 //! # Derivatives
 //!
@@ -342,7 +342,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             }
         }
         if l.np > 0 {
-            for k in 0..l.nodes {
+            for k in 0..l.path_points() {
                 let (xs, us) = self.block(x, k);
                 let r = l.path_row(k);
                 self.path
@@ -376,7 +376,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             return false;
         }
         // The entries in the order of `walk`: defects (each row's duration entry last),
-        // then per node the configuration constraints' rows and the path constraints'
+        // then per point the configuration constraints' rows and the path constraints'
         // (dense, row-major, each row's duration entry last).
         let mut n = 0;
         let blocks = l.scheme.defect_blocks();
@@ -446,7 +446,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             }
         }
         if l.np > 0 {
-            for k in 0..l.nodes {
+            for k in 0..l.path_points() {
                 let t = l.time(k, span);
                 let z = &x[k * nz..(k + 1) * nz];
                 let td = Dual::new(t, 0.0);
@@ -516,7 +516,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
                 }
             }
         }
-        for k in 0..l.nodes {
+        for k in 0..l.path_points() {
             let r = l.path_row(k);
             for i in 0..l.np {
                 for j in 0..nz {

@@ -216,8 +216,8 @@ pub fn contact_loads<S: Scalar>(
             }
             for j in 0..n_anchored {
                 let mut v = zero;
-                for r in 0..6 {
-                    v += a[r][i] * a[r][j];
+                for row in &a {
+                    v += row[i] * row[j];
                 }
                 ata[i][j] = v;
             }

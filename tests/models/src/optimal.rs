@@ -5,7 +5,7 @@
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::nonholonomic;
-use nonholo::optimal::{NoCost, PathConstraint, Problem, Scheme};
+use nonholo::optimal::{NoCost, NoPath, PathConstraint, Problem, Scheme};
 use nonholo::prelude::*;
 
 nonholonomic! {
@@ -136,7 +136,9 @@ impl PathConstraint for ParkedRobots {
 }
 
 /// The parallel parking of `examples/robot_parking.rs` (61 nodes, the adaptive barrier).
-pub fn parking(robot: &DiffDriveRobot) -> Problem<'_, DiffDriveRobot, NoCost, ParkedRobots> {
+pub fn parking(
+    robot: &DiffDriveRobot,
+) -> Problem<'_, DiffDriveRobot, NoCost, (NoPath, ParkedRobots)> {
     let t_f = 8.0;
     let mut wiggle = |t: f64, _x: &[f64], u: &mut [f64]| {
         let turn = 0.15 * (core::f64::consts::PI * t / t_f * 2.0).sin();
