@@ -159,6 +159,7 @@ pub fn parking(
         .input_bounds("t_r", -0.5, 0.5)
         .minimize_input_effort(&[1.0, 1.0])
         .path(ParkedRobots, &[0.45 * 0.45; 2], &[f64::INFINITY; 2])
+        .path_at_midpoints(false)
         .guess(&guess)
         .solver_options(|o| o.mu_strategy_adaptive = true)
 }
