@@ -110,7 +110,7 @@ pub trait Contacts: Model {
 
     /// [`contact_loads`](Self::contact_loads) in any [`Scalar`]: the same loads, computed by
     /// the same steps in `S` (the model's equations, the momenta's rates in dual numbers
-    /// over `S`, the balance's least squares by a Cholesky factor), so that in dual numbers
+    /// over `S`, the balance's least squares by an LDL^T factor), so that in dual numbers
     /// they carry their exact derivatives with respect to `t`, the state and the inputs.
     /// That is what makes a friction limit a differentiable constraint of an optimal
     /// motion (`optimal::FrictionMargin`, feature `optimal`).
