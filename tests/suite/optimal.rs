@@ -634,3 +634,97 @@ fn a_dash_within_the_friction_margin_does_not_slip() {
     let (_, end) = rolled.last().unwrap();
     assert!((end[0] - 0.5).abs() < 1e-3, "{end:?}");
 }
+
+/// The mobile manipulator swings its arm about the vertical, -0.8 to 0.8 rad in 1 s, on a
+/// floor with `mu = 0.1` (`examples/manipulator_swing.rs`, 41 trapezoidal nodes): the free
+/// plan asks the drive wheels for more than twice `mu N`, and its replay slips at once; with
+/// the friction margin 0.05 every contact stays inside its cone at every node, and the
+/// replay (the plan's torques plus a PD law towards the plan's motion, as a robot executes
+/// one) rolls to the end within the cone. About 15 s in release, minutes in debug:
+/// `cargo test --release --test suite an_arm_swung -- --ignored`.
+#[test]
+#[ignore = "a 41-node plan of the 21-state manipulator with friction rows: run in release"]
+fn an_arm_swung_within_the_friction_margin_does_not_slip() {
+    use nonholo::models::MobileManipulator as Robot;
+    let robot = Robot::default().with_m_c(30.0).with_c(0.15).with_mu(0.1);
+    let pose = [-0.5, 0.5, 0.0, 0.0, 0.0];
+    let mut x0 = [0.0; Robot::DIM];
+    x0[7] = -0.8;
+    x0[8..13].copy_from_slice(&pose);
+    let mut last = vec![("q1", 0.8)];
+    last.extend(["q2", "q3", "q4", "q5", "q6"].into_iter().zip(pose));
+    last.extend([("x", 0.0), ("y", 0.0), ("th", 0.0)]);
+    let swing = || {
+        let mut p = Problem::new(&robot, 41)
+            .scheme(Scheme::Trapezoidal)
+            .duration(1.0)
+            .initial_state(&x0)
+            .final_coordinates(&last)
+            .final_speeds(&[0.0; Robot::NZ])
+            .minimize_input_effort(&[1.0, 1.0, 1.0, 1.0, 1.0, 100.0, 100.0, 100.0])
+            .state_bounds("x", -0.05, 0.05)
+            .state_bounds("y", -0.05, 0.05)
+            .state_bounds("th", -0.2, 0.2);
+        for (name, c) in ["q2", "q3", "q4", "q5", "q6"].into_iter().zip(pose) {
+            p = p.state_bounds(name, c - 0.2, c + 0.2);
+        }
+        for (j, name) in [
+            "dot(q1)", "dot(q2)", "dot(q3)", "dot(q4)", "dot(q5)", "dot(q6)",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            p = p.state_bounds(name, -6.0 / (1 + j / 3) as f64, 6.0 / (1 + j / 3) as f64);
+        }
+        p
+    };
+    let free = swing().solve().unwrap();
+    let limited = swing().friction_margin_at_least(0.05).solve().unwrap();
+    let worst = |loads: Vec<Vec<nonholo::ContactLoad>>| {
+        loads
+            .iter()
+            .flatten()
+            .map(|l| l.utilization)
+            .fold(0.0f64, f64::max)
+    };
+    let u_free = worst(free.trajectory().contact_loads(&robot).unwrap());
+    let u_limited = worst(limited.trajectory().contact_loads(&robot).unwrap());
+    println!(
+        "utilization: free {u_free:.4} ({} it), limited {u_limited:.4} ({} it, {:.1} s)",
+        free.iterations(),
+        limited.iterations(),
+        limited.solve_seconds()
+    );
+    assert!(u_free > 2.0, "{u_free}");
+    assert!(u_limited <= (1.0f64 - 0.05 * 0.05).sqrt() + 1e-6);
+    assert!(limited.objective() > free.objective());
+    let replay = |plan: &nonholo::optimal::Solution| {
+        let mut torques = plan.input_series().unwrap();
+        let plan_motion = plan.trajectory().clone();
+        let mut reference = vec![0.0; Robot::DIM];
+        let mut tracking = |t: f64, x: &[f64], u: &mut [f64]| {
+            torques.control(t, x, u).unwrap();
+            plan_motion.at_into(t.min(1.0), &mut reference).unwrap();
+            for (k, q) in [3, 4, 7, 8, 9, 10, 11, 12].into_iter().enumerate() {
+                let z = Robot::NQ + k;
+                u[k] += 100.0 * (reference[q] - x[q]) + 20.0 * (reference[z] - x[z]);
+            }
+        };
+        let o = Options::default().rtol(1e-10).atol(1e-10);
+        simulate_controlled(&robot, &mut tracking, &x0, 0.0..1.0, &o).map_err(|stop| stop.error)
+    };
+    match replay(&free).map(|_| ()) {
+        Err(Error::ContactLost {
+            event: nonholo::ContactEvent::Slip,
+            ..
+        }) => {}
+        other => panic!("the free plan's replay should slip: {other:?}"),
+    }
+    let rolled = replay(&limited).expect("the limited plan rolls");
+    assert!(worst(rolled.contact_loads(&robot).unwrap()) < 1.0);
+    let (_, end) = rolled.last().unwrap();
+    assert!(
+        (end[7] - 0.8).abs() < 1e-2 && end[0].hypot(end[1]) < 1e-3,
+        "{end:?}"
+    );
+}
