@@ -64,3 +64,77 @@ fn exact_jacobians_match_finite_differences() {
         &mut rng,
     );
 }
+
+/// `Model::JACOBIAN_PATTERN`, emitted with closed-form `jacobians`: sorted, in range, and
+/// holding every entry of `[a b]` that is nonzero at random states and inputs. Returns
+/// (entries in the pattern, entries seen nonzero).
+fn pattern_holds<M: Model>(name: &str, m: &M, rng: &mut SplitMix64) -> (usize, usize) {
+    let (dim, nu) = (M::DIM, M::NU);
+    let pattern = M::JACOBIAN_PATTERN.unwrap_or_else(|| panic!("{name}: no pattern"));
+    assert!(
+        pattern.windows(2).all(|w| w[0] < w[1]),
+        "{name}: not sorted"
+    );
+    let mut inside = vec![false; dim * (dim + nu)];
+    for &(i, c) in pattern {
+        let (i, c) = (usize::from(i), usize::from(c));
+        assert!(i < dim && c < dim + nu, "{name}: ({i}, {c}) out of range");
+        inside[i * (dim + nu) + c] = true;
+    }
+    let mut seen = vec![false; dim * (dim + nu)];
+    for _ in 0..40 {
+        let t = rng.uniform(0.0, 2.0);
+        let s: Vec<f64> = (0..dim).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let u: Vec<f64> = (0..nu).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let (mut a, mut b) = (vec![0.0; dim * dim], vec![0.0; dim * nu]);
+        if m.jacobians(t, &s, &u, &mut a, &mut b).is_err() {
+            continue;
+        }
+        for i in 0..dim {
+            for c in 0..dim + nu {
+                let v = if c < dim {
+                    a[i * dim + c]
+                } else {
+                    b[i * nu + c - dim]
+                };
+                if v != 0.0 {
+                    assert!(
+                        inside[i * (dim + nu) + c],
+                        "{name}: ({i}, {c}) = {v:e} outside"
+                    );
+                    seen[i * (dim + nu) + c] = true;
+                }
+            }
+        }
+    }
+    let seen = seen.iter().filter(|s| **s).count();
+    println!(
+        "{name}: pattern {} of {} entries, {seen} seen nonzero",
+        pattern.len(),
+        dim * (dim + nu)
+    );
+    (pattern.len(), seen)
+}
+
+#[test]
+fn the_emitted_jacobian_pattern_holds_every_nonzero() {
+    let mut rng = SplitMix64::new(43);
+    let mut exact = 0;
+    let models = [
+        pattern_holds("skate", &Skate::new().with_alpha(0.2).with_c(0.3), &mut rng),
+        pattern_holds("coaxial disks", &CoaxialDisks::default(), &mut rng),
+        pattern_holds("diff-drive robot", &DiffDriveRobot::default(), &mut rng),
+        pattern_holds(
+            "mobile manipulator",
+            &MobileManipulator::default(),
+            &mut rng,
+        ),
+        pattern_holds("Whipple bicycle", &WhippleBicycle::default(), &mut rng),
+    ];
+    for (len, seen) in models {
+        assert!(seen <= len);
+        exact += usize::from(seen == len);
+    }
+    // structure and numbers agree but for entries that cancel (none in these models)
+    assert_eq!(exact, models.len());
+}

@@ -71,7 +71,10 @@ pub fn hooks(
     let motion_terms = motion_terms(m, low, d, &b_state);
     let reactions = reactions();
     let contact_lambda = contact_lambda(low);
-    let jacobians = super::jacobians::jacobians(m, low, d, &b_state);
+    let (jacobians, jacobian_pattern) = match super::jacobians::jacobians(m, low, d, &b_state) {
+        Some((body, pattern)) => (Some(body), Some(pattern)),
+        None => (None, None),
+    };
     Hooks {
         nz,
         speed_names: eq.speed_names.clone(),
@@ -90,6 +93,7 @@ pub fn hooks(
         generic_inherent: motion_terms,
         active,
         jacobians,
+        jacobian_pattern,
     }
 }
 

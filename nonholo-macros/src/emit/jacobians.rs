@@ -49,7 +49,7 @@ pub(super) fn jacobians(
     low: &Lowered,
     d: &FirstMethod,
     b_state: &Bindings,
-) -> Option<TokenStream> {
+) -> Option<(TokenStream, Vec<(usize, usize)>)> {
     if m.jacobians == Jacobians::Dual {
         return None;
     }
@@ -172,8 +172,11 @@ pub(super) fn jacobians(
         );
     }
     let w = w.ok()?;
-    // d(dx_i/dt)/d(column) = e
+    // d(dx_i/dt)/d(column) = e; every entry written is in the structural pattern (the
+    // rest stay zero)
+    let pattern = core::cell::RefCell::new(Vec::new());
     let assign = |i: usize, col: usize, e: &TokenStream| {
+        pattern.borrow_mut().push((i, col));
         if col < dim {
             let k = lit_usize(i * dim + col);
             quote! { __a[#k] = #e; }
@@ -195,7 +198,11 @@ pub(super) fn jacobians(
             let out_n = nq + nz + tree.map_or(0, |t| t.motions());
             let pivots = &w.values[out_n..out_n + np];
             body.push(quote! { let __pd = true #( & (#pivots > 0.0) )*; });
-            body.push(residual_solve(&w, (nq, nz, nu), (out_n, np), tree));
+            let (solve, cols) = residual_solve(&w, (nq, nz, nu), (out_n, np), tree);
+            body.push(solve);
+            // the solve writes every speed's row in each column the residual depends on
+            let mut written = pattern.borrow_mut();
+            written.extend((0..nz).flat_map(|k| cols.iter().map(move |c| (nq + k, *c))));
         }
         Some((blocks, explicit_at, forcing_at, g_at)) => {
             body.push(quote! { let __pd = true; });
@@ -218,7 +225,10 @@ pub(super) fn jacobians(
     let prologue = input_prologue(m, Num::F64, true);
     let lets = &w.lets;
     let (dim_l, aa, bb) = (lit_usize(dim), lit_usize(dim * dim), lit_usize(dim * nu));
-    Some(quote! {
+    let mut pattern = pattern.into_inner();
+    pattern.sort_unstable();
+    pattern.dedup();
+    let body = quote! {
         let __s: &[f64; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
         // before the prologue, whose parameters may be called `a` or `b`
         let __a: &mut [f64; #aa] = ::nonholo::__private::as_array_mut(a, "jacobian a (DIM x DIM)")?;
@@ -235,7 +245,8 @@ pub(super) fn jacobians(
             return ::core::result::Result::Err(::nonholo::Error::NonFinite { what: "jacobians", t, state: ::nonholo::__private::to_vec(state) });
         }
         ::core::result::Result::Ok(())
-    })
+    };
+    Some((body, pattern))
 }
 
 /// `d(dz/dt)/dx = -G^-1 dr/dx` for every column `x` the residual `r` (outputs `nq..nq +
@@ -248,7 +259,7 @@ fn residual_solve(
     (nq, nz, nu): (usize, usize, usize),
     (out_n, np): (usize, usize),
     tree: Option<&TreeTangents>,
-) -> TokenStream {
+) -> (TokenStream, Vec<usize>) {
     let dim = nq + nz;
     let mut cols: Vec<usize> = w.tangents[nq..out_n]
         .iter()
@@ -264,7 +275,7 @@ fn residual_solve(
         eprintln!("residual columns {cols:?}");
     }
     if cols.is_empty() {
-        return TokenStream::new();
+        return (TokenStream::new(), cols);
     }
     let rows = cols.iter().map(|c| {
         let r = (0..nz).map(|k| {
@@ -317,7 +328,7 @@ fn residual_solve(
         },
         None => quote! { let __dr: [[f64; #nz_l]; #np_l] = [#(#rows),*]; },
     };
-    quote! {
+    let solve = quote! {
         let __cols: [usize; #np_l] = [#(#col_lits),*];
         #dr
         let __solve = |__jbs: [&[f64; #nz_l]; #lanes_l]| -> [[f64; #lanes_l]; #nz_l] {
@@ -341,7 +352,8 @@ fn residual_solve(
                 }
             }
         }
-    }
+    };
+    (solve, cols)
 }
 
 /// The links' share of `-dr/dx` from their composites (the runtime's `tree_tangents`):

@@ -69,6 +69,9 @@ pub struct Hooks {
     /// The body of `Model::jacobians` in closed form (`a`, `b` from `t`, `state`, `u`),
     /// or `None` for one dual-number pass per active column.
     pub jacobians: Option<TokenStream>,
+    /// The entries `(row, column)` of `[a b]` that closed form writes (`Model::JACOBIAN_PATTERN`),
+    /// sorted; `None` with `jacobians`.
+    pub jacobian_pattern: Option<Vec<(usize, usize)>>,
 }
 
 /// The struct, its constructors and the `Model` impl of a derived model.
@@ -236,6 +239,22 @@ pub fn model_impl(
             ::core::result::Result::Ok(())
         }
     });
+    // the structural pattern of the closed form's `[a b]`, where it has one
+    let jacobian_pattern = match &h.jacobian_pattern {
+        Some(p) if dim + nu <= usize::from(u16::MAX) => {
+            let pairs = p.iter().map(|&(i, c)| {
+                let (i, c) = (
+                    proc_macro2::Literal::usize_unsuffixed(i),
+                    proc_macro2::Literal::usize_unsuffixed(c),
+                );
+                quote! { (#i, #c) }
+            });
+            quote! {
+                const JACOBIAN_PATTERN: ::core::option::Option<&'static [(u16, u16)]> = ::core::option::Option::Some(&[#(#pairs),*]);
+            }
+        }
+        _ => TokenStream::new(),
+    };
     let rhs_body = |prologue: &TokenStream| {
         quote! {
             let __s: &[__S; #dim_l] = ::nonholo::__private::as_array(state, "state")?;
@@ -356,6 +375,7 @@ pub fn model_impl(
             const EQUATIONS: &'static str = #equations;
             const INPUTS: &'static [&'static str] = &[#(#input_names),*];
             const NU: usize = #nu_l;
+            #jacobian_pattern
             #config_items
             type State = [f64; #dim_l];
             const ZERO_STATE: Self::State = [0.0; #dim_l];
@@ -511,6 +531,7 @@ pub fn skeleton(m: &Checked) -> TokenStream {
         generic_inherent: TokenStream::new(),
         active: (Vec::new(), Vec::new()),
         jacobians: None,
+        jacobian_pattern: None,
     };
     let body = model_impl(
         m,

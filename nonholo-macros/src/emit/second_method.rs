@@ -172,5 +172,6 @@ pub fn hooks(
         generic_inherent,
         active: (active_x, active_u),
         jacobians: None,
+        jacobian_pattern: None,
     }
 }

@@ -52,6 +52,21 @@ pub trait Model {
     /// without contacts, and for models whose normal forces are not available
     /// ([`Contacts::contact_loads`](crate::Contacts::contact_loads)).
     const CONTACT_GUARDS: &'static [(&'static str, ContactEvent)] = &[];
+    /// The structural pattern of [`Model::jacobians`]' `[a b]` (`DIM` rows, `DIM + NU`
+    /// columns: `d(dx/dt)/dx` then `d(dx/dt)/du`), the entries `(row, column)` that can be
+    /// nonzero, sorted; every other entry is zero at every state. Generated models whose
+    /// `jacobians` are in closed form carry it (the entries their code writes: the tangents
+    /// of the right-hand side's own program that are not identically zero, and for the
+    /// speeds `G` solves for, the columns their block's `G` or forcing depends on);
+    /// `None` otherwise, and `optimal` finds the pattern by probing.
+    ///
+    /// ```
+    /// use nonholo_runtime::Model;
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// // a hand-written model: unknown
+    /// assert!(ForcedOscillator::JACOBIAN_PATTERN.is_none());
+    /// ```
+    const JACOBIAN_PATTERN: Option<&'static [(u16, u16)]> = None;
 
     /// The parameters' defaults in [`Model::PARAMETERS`] order (`None` where `new` requires
     /// the value; empty for hand-written models): with [`Model::from_parameters`], how a

@@ -346,7 +346,9 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     /// configuration constraints' Jacobian: the entries nonzero at any of a few
     /// pseudo-random points about the guess (an entry of an analytic function that is
     /// zero at random points is zero everywhere; the solve checks every Jacobian it is
-    /// given against the pattern and fails if one has an entry outside it).
+    /// given against the pattern and fails if one has an entry outside it). The model's
+    /// own [`Model::JACOBIAN_PATTERN`], emitted by the macro, replaces the first where it
+    /// holds the probes' entries.
     pub(super) fn patterns(&self, l: &Layout, start: &[f64]) -> Result<(Pattern, Pattern), Error> {
         let (dim, nu, nz, nq, ncc) = (l.dim, l.nu, l.nz(), l.nq, l.ncc);
         let mut jac = Pattern::empty(dim, nz);
@@ -388,6 +390,18 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             return Err(last_error.unwrap_or(Error::NotAvailable {
                 what: "the model's Jacobians about the initial guess",
             }));
+        }
+        // the macro's structural pattern where the model has one: no entry of it is left
+        // out because it vanished at the probes (the probes' entries lie in it; every
+        // Jacobian the solve is given is checked against it)
+        if let Some(pairs) = M::JACOBIAN_PATTERN {
+            let mut structural = Pattern::empty(dim, nz);
+            for &(i, c) in pairs {
+                structural.set(usize::from(i), usize::from(c));
+            }
+            if structural.contains(&jac) {
+                jac = structural;
+            }
         }
         Ok((jac, conf))
     }

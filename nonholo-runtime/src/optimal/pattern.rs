@@ -32,6 +32,20 @@ impl Pattern {
         r.iter().enumerate().filter(|(_, b)| **b).map(|(j, _)| j)
     }
 
+    /// Sets entry `(i, j)` (out of range: nothing).
+    pub fn set(&mut self, i: usize, j: usize) {
+        if i < self.rows && j < self.cols {
+            self.bits[i * self.cols + j] = true;
+        }
+    }
+
+    /// Whether every entry of `other` (of the same shape) is in this pattern.
+    pub fn contains(&self, other: &Pattern) -> bool {
+        self.rows == other.rows
+            && self.cols == other.cols
+            && self.bits.iter().zip(&other.bits).all(|(a, b)| *a || !*b)
+    }
+
     /// Adds the nonzero entries of a dense row-major matrix.
     pub fn add_nonzeros(&mut self, m: &[f64]) {
         for (b, v) in self.bits.iter_mut().zip(m) {

@@ -14,8 +14,8 @@
 //!
 //! A defect block is `alpha [I 0] + beta h J_p` with `J_p = [df/dx df/du]` the model's
 //! exact [`Model::jacobians`] at the point: its structure is the identity (where `alpha`
-//! is not zero) and the structural pattern of `J` (where `beta` is not zero), found once
-//! when the program is built. The configuration constraints' rows come from
+//! is not zero) and the structural pattern of `J` (where `beta` is not zero): the
+//! model's [`Model::JACOBIAN_PATTERN`], or found by probes when the program is built. The configuration constraints' rows come from
 //! [`Model::configuration_jacobian`], the cost's and path constraints' from forward-mode
 //! dual numbers. Nothing is allocated per evaluation.
 
