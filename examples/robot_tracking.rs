@@ -2,8 +2,9 @@
 //! (`nonholo::models::DiffDriveRobot`) follows a reference point running round a circle of
 //! radius 1 m at 0.3 m/s, starting at rest 0.2 m outside it. At 50 Hz the controller
 //! (`nonholo::optimal::Mpc`) re-solves a 1 s horizon of 20 trapezoidal nodes from the
-//! measured state, warm-started from its last plan, and holds the first input until the
-//! next sample (zero-order hold); the motor torques stay within +-1 N m.
+//! measured state, warm-started from its last plan and the solver's multipliers, and holds
+//! the first input until the next sample (zero-order hold); the motor torques stay within
+//! +-1 N m. The first, cold solve is made before the loop starts (`Mpc::prepare`).
 //!
 //! `cargo run --release --features optimal --example robot_tracking` runs 12 s of closed
 //! loop on the full model (the caster included), prints the worst and median solve times
@@ -60,6 +61,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut mpc = Mpc::new(horizon);
     let mut x0 = vec![0.0; DiffDriveRobot::DIM];
     x0[1] = -0.2; // at rest, 0.2 m outside the circle
+                  // the first, cold solve while the controller is set up
+    let cold = mpc.prepare(0.0, &x0)?;
+    println!(
+        "prepared: {} iterations in {:.2} ms",
+        cold.iterations(),
+        cold.solve_seconds() * 1e3
+    );
     let options = Options::default().control_period(0.02);
     let run = simulate_controlled(&robot, &mut mpc, &x0, 0.0..RUN, &options)?;
     let (worst, median) = mpc

@@ -10,6 +10,7 @@ use super::friction::FrictionMargin;
 use super::hessian::HessianPlan;
 use super::pattern::Pattern;
 use super::scheme::Scheme;
+use super::solution::Duals;
 use crate::{Contacts, Error, Model, Trajectory};
 
 /// An optimal-control problem on `model`: find inputs `u(t)` and states `x(t)` on
@@ -76,6 +77,9 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     /// The structures found by the probes, kept for the next solve of the same layout
     /// (model predictive control solves one problem again and again).
     pub(super) structures: core::cell::RefCell<Option<Structures>>,
+    /// The last solve's multipliers, where the next solve starts from them (set by
+    /// [`Mpc`](super::Mpc)'s restarts).
+    pub(super) warm: Option<Duals>,
     /// The first mistake made while stating the problem, reported by `solve`.
     pub(super) mistake: Option<Error>,
 }
@@ -125,6 +129,7 @@ impl<'m, M: Model> Problem<'m, M> {
             hessian: Hessian::Auto,
             path_midpoints: true,
             structures: core::cell::RefCell::new(None),
+            warm: None,
             mistake,
         }
     }
@@ -391,6 +396,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             hessian: self.hessian,
             path_midpoints: self.path_midpoints,
             structures: core::cell::RefCell::new(None),
+            warm: None,
             mistake: self.mistake,
         }
     }

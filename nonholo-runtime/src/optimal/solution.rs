@@ -28,6 +28,24 @@ pub struct Solution {
     seconds: f64,
     exact_hessian: bool,
     trajectory: Trajectory,
+    /// The solver's multipliers at the end (a warm start for the next solve of the same
+    /// program: model-predictive control).
+    duals: Option<Duals>,
+}
+
+/// The multipliers of a solve and its final barrier parameter: with the variables, the
+/// interior-point method's whole iterate, from which a solve of a nearby program (the
+/// next horizon of [`Mpc`](super::Mpc)) starts where this one ended instead of re-centring
+/// from `mu = 0.1`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Duals {
+    /// The constraints' multipliers.
+    pub y: Vec<f64>,
+    /// The lower and upper bounds' multipliers.
+    pub z_l: Vec<f64>,
+    pub z_u: Vec<f64>,
+    /// The barrier parameter `mu` at the end.
+    pub mu: f64,
 }
 
 impl Solution {
@@ -86,6 +104,7 @@ impl Solution {
             seconds,
             exact_hessian,
             trajectory,
+            duals: None,
         })
     }
 
@@ -138,6 +157,17 @@ impl Solution {
     /// The state at node `k`.
     pub fn state(&self, k: usize) -> Option<&[f64]> {
         self.states.get(k * self.dim..(k + 1) * self.dim)
+    }
+
+    /// The same solution with the solver's final multipliers.
+    pub(crate) fn with_duals(mut self, duals: Duals) -> Self {
+        self.duals = Some(duals);
+        self
+    }
+
+    /// The solver's final multipliers (`None` unless the solve kept them).
+    pub(crate) fn duals(&self) -> Option<&Duals> {
+        self.duals.as_ref()
     }
 
     /// The inputs at the nodes, `NU` per node, row-major.
