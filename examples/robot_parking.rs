@@ -62,14 +62,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .minimize_input_effort(&[1.0, 1.0])
         .path(parked, &[reach * reach; 2], &[f64::INFINITY; 2])
         // Keeping out of the obstacles is a condition on the state alone: at the nodes it
-        // is enough, and at the midpoints as well it took 237 iterations and 10.1 s
-        // against 136 and 4.7 s (and it is the transcription CasADi solves beside it).
+        // is enough, and at the midpoints as well it took 162 iterations to another local
+        // optimum, 16 times costlier (and it is the transcription CasADi solves beside it).
         .path_at_midpoints(false)
         .guess(&guess)
         // The obstacles make the problem nonconvex. With the default monotone barrier
         // ripopt stalls (3000 iterations, violation 1.6e-3; IPOPT's own reaches the
-        // optimum below in 204); its adaptive barrier finds it in 136 iterations.
-        .solver_options(|o| o.mu_strategy_adaptive = true)
+        // optimum below in 204); its adaptive barrier finds it in 151 iterations. The
+        // adaptive barrier's LOQO rule picks mu from the step's own factorization, where the
+        // quality-function rule factors the system once more, from scratch, at every
+        // iteration (136 iterations, but 1.8x the time).
+        .solver_options(|o| {
+            o.mu_strategy_adaptive = true;
+            o.mu_oracle_quality_function = false;
+        })
         .solve()?;
     println!(
         "plan: {} after {} iterations in {:.1} ms (exact Hessian: {}), objective {:.6} N^2 m^2 s, \

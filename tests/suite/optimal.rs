@@ -569,7 +569,7 @@ fn a_bicycle_changes_lane_with_least_steer_torque() {
 /// more friction than the floor gives (its torques replayed, a wheel slips); with the
 /// friction margin 0.05 as a path constraint the plan stays inside every friction cone at
 /// every point of the grid, costs more, and its replay rolls all the way. The constraint's derivatives
-/// (contact loads in dual and hyper-dual numbers) are checked against differences.
+/// (contact loads in dual numbers and on the Hessian's tape) are checked against differences.
 #[test]
 fn a_dash_within_the_friction_margin_does_not_slip() {
     use nonholo::models::DiffDriveRobot;
@@ -593,7 +593,13 @@ fn a_dash_within_the_friction_margin_does_not_slip() {
     );
     let nodes = 21;
     let free = dash(nodes).solve().unwrap();
-    let limited = dash(nodes).friction_margin_at_least(0.05).solve().unwrap();
+    // the multipliers from zero, as in examples/robot_dash.rs (from ripopt's least-squares
+    // estimate the path is long and sensitive to rounding)
+    let limited = dash(nodes)
+        .friction_margin_at_least(0.05)
+        .solver_options(|o| o.least_squares_mult_init = false)
+        .solve()
+        .unwrap();
     assert!(limited.exact_hessian() && limited.violation() < 1e-8);
     let worst = |plan: &nonholo::optimal::Solution| {
         let loads = plan.trajectory().contact_loads(&robot).unwrap();
@@ -730,4 +736,66 @@ fn an_arm_swung_within_the_friction_margin_does_not_slip() {
         (end[7] - 0.8).abs() < 1e-2 && end[0].hypot(end[1]) < 1e-3,
         "{end:?}"
     );
+}
+
+/// The exact Hessian's entries by the tape's forward-over-reverse sweeps (what the solve
+/// uses) equal those of one hyper-dual evaluation each, on problems with every kind of
+/// term: Hermite–Simpson defects (the skate), a configuration constraint (the bicycle's
+/// pitch), a free duration with a running cost (the pendulum), contact loads in path
+/// constraints (the dash's friction rows) and a terminal cost (the line follower).
+#[test]
+fn the_tape_hessian_equals_one_hyper_dual_evaluation_per_entry() {
+    use nonholo::models::DiffDriveRobot;
+    use nonholo_test_models::optimal::PushedCartesianPendulum;
+    let close = |(worst, entries): (f64, usize), name: &str| {
+        assert!(entries > 50, "{name}: {entries} entries");
+        assert!(worst < 1e-13, "{name}: {worst:e}");
+    };
+    let skate = SteeredSkate::default();
+    let guess = skate_guess(&skate);
+    close(
+        skate_park(&skate, &guess, 9)
+            .__hessian_cross_check()
+            .unwrap(),
+        "skate",
+    );
+    let bike = WhippleBicycle::default();
+    close(
+        lane_change(&bike, 5).__hessian_cross_check().unwrap(),
+        "bicycle",
+    );
+    let p = PushedCartesianPendulum::default();
+    let free = Problem::new(&p, 9)
+        .scheme(Scheme::HermiteSimpson)
+        .initial_state(&[0.0, -1.5, 0.0])
+        .final_state(&[0.9, -1.2, 0.0])
+        .free_duration(1.0, 4.0)
+        .cost(EffortAndTimeCost);
+    close(free.__hessian_cross_check().unwrap(), "pendulum");
+    let robot = DiffDriveRobot::default().with_mu(0.4);
+    let dash = Problem::new(&robot, 5)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(1.0)
+        .initial_state(&[0.0; DiffDriveRobot::DIM])
+        .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
+        .minimize_input_effort(&[1.0, 1.0])
+        .friction_margin_at_least(0.05);
+    close(dash.__hessian_cross_check().unwrap(), "dash");
+    let follow = Problem::new(&robot, 6)
+        .duration(1.0)
+        .initial_state(&[0.0; DiffDriveRobot::DIM])
+        .cost(ToTheLine);
+    close(follow.__hessian_cross_check().unwrap(), "line");
+}
+
+/// Reach the line `y = 0.2` heading along it: a terminal cost beside the effort.
+struct ToTheLine;
+impl nonholo::optimal::Cost for ToTheLine {
+    fn running<S: Scalar>(&self, _t: S, _x: &[S], u: &[S]) -> S {
+        u[0] * u[0] + u[1] * u[1]
+    }
+    fn terminal<S: Scalar>(&self, t: S, x: &[S]) -> S {
+        let e = x[1] - S::from_f64(0.2);
+        (e * e + x[2].sin() * x[2].sin()) * S::from_f64(50.0) + t * x[0] * x[0]
+    }
 }

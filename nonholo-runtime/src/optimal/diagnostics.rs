@@ -183,4 +183,46 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         }
         Ok(total)
     }
+
+    /// The Hessian of the Lagrangian at the guess moved by a fixed pseudo-random step and
+    /// at pseudo-random multipliers, by the tape's sweeps (what the solve uses) and by one
+    /// hyper-dual evaluation per entry: the largest difference relative to the largest
+    /// entry (at least 1), and the number of entries. Not part of the API.
+    #[doc(hidden)]
+    pub fn __hessian_cross_check(&self) -> Result<(f64, usize), Error> {
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        let layout = self.layout();
+        let mut x = self.start(&layout)?;
+        let mut probe = Probe::new();
+        for v in &mut x {
+            *v += 0.1 * probe.next();
+        }
+        let patterns = self.patterns(&layout, &x)?;
+        let program = self.program(layout, patterns, x.clone());
+        let plan = HessianPlan::probe(&program, &x).ok_or(Error::NotAvailable {
+            what: "the exact Hessian",
+        })?;
+        let lambda: Vec<f64> = (0..program.layout.constraints())
+            .map(|_| probe.next())
+            .collect();
+        let (rows, _) = plan.structure(&program.layout);
+        let (mut tape, mut hyper) = (vec![0.0; rows.len()], vec![0.0; rows.len()]);
+        if !plan.values(&program, &x, 0.7, &lambda, &mut tape) {
+            return Err(plan.take_error().unwrap_or(Error::NotAvailable {
+                what: "the program's Hessian at the guess",
+            }));
+        }
+        plan.values_by_hyper_duals(&program, &x, 0.7, &lambda, &mut hyper)?;
+        // relative to the largest entry: one Hessian's entries span many magnitudes, and
+        // each of the two roundings is relative to the terms an entry sums
+        let scale = hyper.iter().fold(0.0, |m: f64, b| m.max(b.abs()));
+        let worst = tape
+            .iter()
+            .zip(&hyper)
+            .map(|(a, b)| (a - b).abs() / scale.max(1.0))
+            .fold(0.0, f64::max);
+        Ok((worst, rows.len()))
+    }
 }

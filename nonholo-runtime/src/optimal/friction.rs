@@ -24,7 +24,7 @@ const APEX: f64 = 1e-3;
 ///
 /// with `N` the normal force and `F_t` the tangential (longitudinal and lateral) force the
 /// ground must supply for the motion to roll ([`Contacts::contact_loads_scalar`], in dual
-/// numbers for the exact Jacobian and in hyper-dual numbers for the exact Hessian). The
+/// numbers for the exact Jacobian and recorded on a tape for the exact Hessian). The
 /// leftover capacity `sqrt((mu N)^2 - |F_t|^2)` stays at least `margin mu N`, i.e. the
 /// friction use `|F_t| / (mu N)` at most `sqrt(1 - margin^2)` (0.99875 for 0.05, 0.954 for
 /// 0.3). A plan never asks the ground for more than it can give at its points; between

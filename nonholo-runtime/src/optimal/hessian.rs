@@ -1,4 +1,4 @@
-//! The exact Hessian of the program's Lagrangian, by hyper-dual numbers.
+//! The exact Hessian of the program's Lagrangian, by reverse mode over a tape.
 //!
 //! Every constraint and cost term of the program is a function of one point's variables
 //! `z_p` (the defects are sums of such terms), so the Hessian of the Lagrangian
@@ -12,10 +12,14 @@
 //! the quadrature weight. With a free final time the duration `T` is one more variable of
 //! every point's function (through `h = T / intervals` and the point's time
 //! `t0 + tau_p T`): each point's block gains a row for `T`, and `T`'s diagonal is the sum
-//! over the points. Entry `(a, b)` of each term is one evaluation in
-//! `HyperDual64` with `eps1` seeded at `a` and `eps2` at `b`: the `eps1eps2` part is the
-//! exact second derivative. Only the pairs in the structure (found once, by the same
-//! probes as the Jacobian's, with random weights) are evaluated.
+//! over the points. Each point's block is one recording of that weighted sum on the tape
+//! ([`super::tape`]) and one forward-over-reverse pair of sweeps along the variables the
+//! block's structure involves. The structure (found once, at a few probe points with
+//! random weights, by the same sweeps along every variable) keeps only the pairs that
+//! can be nonzero.
+//!
+//! Hyper-dual numbers (one evaluation per entry, `eps1` seeded at `a` and `eps2` at `b`)
+//! give the same entries; [`Problem::hessian_cross_check`](super::Problem) compares the two.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -26,44 +30,49 @@ use num_dual::HyperDual64;
 use super::cost::{Cost, PathConstraint};
 use super::layout::Layout;
 use super::pattern::Probe;
+use super::tape::{self, Sweeps, Var};
 use super::transcription::Program;
-use crate::{Error, Model};
+use crate::{Error, Model, Scalar};
 
 /// The pairs `(a, b)`, `a >= b`, of one point's variables whose second derivative can be
-/// nonzero, and the buffers of an evaluation.
+/// nonzero, the directions the sweeps follow, and the buffers of an evaluation.
 pub(crate) struct HessianPlan {
     pub pairs: Vec<(usize, usize)>,
+    /// Each variable's direction (`u32::MAX`: in no pair), the duration's last.
+    slot: Vec<u32>,
+    /// The number of directions.
+    directions: usize,
     work: RefCell<HessianWork>,
 }
 
 struct HessianWork {
-    z: Vec<HyperDual64>,
-    f: Vec<HyperDual64>,
-    g: Vec<HyperDual64>,
+    /// The point's variables and the duration on the tape.
+    leaves: Vec<Var>,
+    f: Vec<Var>,
+    g: Vec<Var>,
     /// The configuration constraints' residual.
-    c: Vec<HyperDual64>,
+    c: Vec<Var>,
+    /// The recorded outputs and their weights.
+    outputs: Vec<(u32, f64)>,
+    sweeps: Sweeps,
     /// The weights of `f` at every point.
     w: Vec<f64>,
     error: Option<Error>,
 }
 
-/// `z` (and the duration, index `z.len()`) in hyper-dual numbers with `eps1` at `a` and
-/// `eps2` at `b`.
-fn seed(zh: &mut [HyperDual64], z: &[f64], span: f64, a: usize, b: usize) -> HyperDual64 {
-    let at = |i: usize, v: f64| {
-        let e1 = if i == a { 1.0 } else { 0.0 };
-        let e2 = if i == b { 1.0 } else { 0.0 };
-        HyperDual64::new(v, e1, e2, 0.0)
-    };
-    for (i, (d, &v)) in zh.iter_mut().zip(z).enumerate() {
-        *d = at(i, v);
+impl HessianWork {
+    fn new(l: &Layout) -> Self {
+        HessianWork {
+            leaves: Vec::with_capacity(l.nz() + 1),
+            f: vec![Var::from_f64(0.0); l.dim],
+            g: vec![Var::from_f64(0.0); l.np],
+            c: vec![Var::from_f64(0.0); l.ncc],
+            outputs: Vec::with_capacity(l.dim + l.np + l.ncc + 2),
+            sweeps: Sweeps::default(),
+            w: vec![0.0; l.points() * l.dim],
+            error: None,
+        }
     }
-    at(z.len(), span)
-}
-
-/// `sum_i w_i v_i''`: the weighted second derivatives of values.
-fn weighted(w: &[f64], v: &[HyperDual64]) -> f64 {
-    w.iter().zip(v).map(|(w, v)| w * v.eps1eps2).sum()
 }
 
 /// What one point contributes, given its weights: `f`'s (the defects' multipliers times
@@ -78,50 +87,64 @@ pub(crate) struct Weights<'a> {
     pub conf: &'a [f64],
 }
 
-/// One point's second derivative `(a, b)` of the weighted sum of its terms, its variables
-/// `z` and (index `nz`) the duration `T`, on which `h = T / intervals` and the point's time
-/// `t0 + tau T` depend.
-fn second<M: Model, C: Cost, P: PathConstraint>(
+/// Records point `p`'s weighted sum of its terms on this thread's tape: its variables `z`
+/// and (leaf `nz`) the duration `T`, on which `h = T / intervals` and the point's time
+/// `t0 + tau T` depend. The outputs and their weights go to `work.outputs`.
+fn record<M: Model, C: Cost, P: PathConstraint>(
     program: &Program<'_, M, C, P>,
     p: usize,
     (z, span): (&[f64], f64),
-    (a, b): (usize, usize),
     wt: &Weights<'_>,
     work: &mut HessianWork,
-) -> Result<f64, Error> {
+) -> Result<(), Error> {
     let l = &program.layout;
     let dim = l.dim;
-    let HessianWork { z: zh, f, g, c, .. } = work;
-    let th = seed(zh, z, span, a, b);
-    let t = HyperDual64::from(l.t0) + th * l.tau(p);
-    let h = th * (1.0 / l.intervals() as f64);
-    let (xh, uh) = zh.split_at(dim);
-    let mut total = 0.0;
+    let HessianWork {
+        leaves,
+        f,
+        g,
+        c,
+        outputs,
+        ..
+    } = work;
+    outputs.clear();
+    tape::start(z.iter().copied().chain([span]), leaves);
+    let th = leaves[z.len()];
+    let t = Var::from_f64(l.t0) + th * Var::from_f64(l.tau(p));
+    let h = th * Var::from_f64(1.0 / l.intervals() as f64);
+    let (xh, uh) = leaves[..z.len()].split_at(dim);
+    let mut out = |v: Var, w: f64| {
+        if let (Some(i), true) = (v.index(), w != 0.0) {
+            outputs.push((i, w));
+        }
+    };
     if wt.f.iter().any(|w| *w != 0.0) {
         program.model.rhs_u_scalar(t, xh, uh, f)?;
-        total +=
-            wt.f.iter()
-                .zip(f.iter())
-                .map(|(w, v)| w * (h * *v).eps1eps2)
-                .sum::<f64>();
+        for (w, v) in wt.f.iter().zip(f.iter()) {
+            out(h * *v, *w);
+        }
     }
     if wt.running != 0.0 {
-        total += wt.running * (h * program.running(t, xh, uh)).eps1eps2;
+        out(h * program.running(t, xh, uh), wt.running);
     }
     if wt.path.iter().any(|w| *w != 0.0) {
         program.path.values(t, xh, uh, g);
-        total += weighted(wt.path, g);
+        for (w, v) in wt.path.iter().zip(g.iter()) {
+            out(*v, *w);
+        }
     }
     if wt.conf.iter().any(|w| *w != 0.0) {
         program
             .model
             .configuration_residual_scalar(t, &xh[..l.nq], c)?;
-        total += weighted(wt.conf, c);
+        for (w, v) in wt.conf.iter().zip(c.iter()) {
+            out(*v, *w);
+        }
     }
-    if wt.terminal != 0.0 && (a < dim || a == l.nz()) && (b < dim || b == l.nz()) {
-        total += wt.terminal * program.cost.terminal(t, xh).eps1eps2;
+    if wt.terminal != 0.0 {
+        out(program.cost.terminal(t, xh), wt.terminal);
     }
-    Ok(total)
+    Ok(())
 }
 
 impl HessianPlan {
@@ -136,17 +159,14 @@ impl HessianPlan {
         let l = &program.layout;
         let (dim, nz) = (l.dim, l.nz());
         let nv = nz + usize::from(l.free);
-        let mut work = HessianWork {
-            z: vec![HyperDual64::from(0.0); nz],
-            f: vec![HyperDual64::from(0.0); dim],
-            g: vec![HyperDual64::from(0.0); l.np],
-            c: vec![HyperDual64::from(0.0); l.ncc],
-            w: vec![0.0; l.points() * dim],
-            error: None,
-        };
+        let mut work = HessianWork::new(l);
         let mut probe = Probe::new();
         let mut z = vec![0.0; nz];
         let mut set = vec![false; nv * nv];
+        // every variable a direction (the duration's only when it is free)
+        let every: Vec<u32> = (0..=nz)
+            .map(|a| if a < nv { a as u32 } else { u32::MAX })
+            .collect();
         let mut good = 0;
         let span0 = l.span(start);
         for n in 0..12 {
@@ -168,29 +188,44 @@ impl HessianPlan {
                 conf: &wc,
                 terminal: if program.has_terminal { 1.0 } else { 0.0 },
             };
-            let mut failed = false;
+            match record(program, p, (&z, span), &wt, &mut work) {
+                Ok(()) => {}
+                Err(Error::NotAvailable { .. }) => return None,
+                Err(_) => continue,
+            }
+            work.sweeps.hessian(&work.outputs, &every, nv);
             for a in 0..nv {
                 for b in 0..=a {
-                    match second(program, p, (&z, span), (a, b), &wt, &mut work) {
-                        Ok(v) => set[a * nv + b] |= v != 0.0,
-                        Err(Error::NotAvailable { .. }) => return None,
-                        Err(_) => failed = true,
-                    }
+                    // a NaN counts as nonzero
+                    set[a * nv + b] |= work.sweeps.entry(a, b as u32, nv) != 0.0;
                 }
             }
-            if !failed {
-                good += 1;
-            }
+            good += 1;
         }
         if good == 0 {
             return None;
         }
-        let pairs = (0..nv)
+        let pairs: Vec<(usize, usize)> = (0..nv)
             .flat_map(|a| (0..=a).map(move |b| (a, b)))
             .filter(|&(a, b)| set[a * nv + b])
             .collect();
+        let mut slot = vec![u32::MAX; nz + 1];
+        let mut directions = 0;
+        for &(a, b) in &pairs {
+            for v in [a, b] {
+                if slot[v] == u32::MAX {
+                    slot[v] = 0;
+                }
+            }
+        }
+        for s in slot.iter_mut().filter(|s| **s == 0) {
+            *s = directions;
+            directions += 1;
+        }
         Some(HessianPlan {
             pairs,
+            slot,
+            directions: directions as usize,
             work: RefCell::new(work),
         })
     }
@@ -219,23 +254,19 @@ impl HessianPlan {
         (rows, cols)
     }
 
-    /// The values at `x` with the objective's factor `sigma` and the constraints'
-    /// multipliers `lambda`, in the order of [`HessianPlan::structure`].
-    pub fn values<M: Model, C: Cost, P: PathConstraint>(
-        &self,
-        program: &Program<'_, M, C, P>,
+    /// Every point's weights at the multipliers `lambda` and objective factor `sigma`,
+    /// handed with the point's variables to `each(p, z, weights)`.
+    fn for_each_point(
+        l: &Layout,
+        has_terminal: bool,
         x: &[f64],
         sigma: f64,
         lambda: &[f64],
-        vals: &mut [f64],
-    ) -> bool {
-        let l = &program.layout;
+        w: &mut [f64],
+        mut each: impl FnMut(usize, &[f64], &Weights<'_>),
+    ) {
         let (dim, nz) = (l.dim, l.nz());
-        let span = l.span(x);
-        let mut guard = self.work.borrow_mut();
-        let work = &mut *guard;
         // the weights of h f at every point from the defect rows' multipliers
-        let mut w = core::mem::take(&mut work.w);
         w.fill(0.0);
         let blocks = l.scheme.defect_blocks();
         let mut row = 0;
@@ -260,11 +291,7 @@ impl HessianPlan {
         };
         let conf_at = |p: usize| l.conf_row(p).map(|start| &lambda[start..start + l.ncc]);
         let none: &[f64] = &[];
-        let mut n = 0;
-        let mut ok = true;
-        let mut span_span = 0.0;
         for p in 0..l.points() {
-            let z = &x[p * nz..(p + 1) * nz];
             let wt = Weights {
                 f: &w[p * dim..(p + 1) * dim],
                 running: sigma * l.units(p),
@@ -274,29 +301,66 @@ impl HessianPlan {
                     none
                 },
                 conf: conf_at(p).unwrap_or(none),
-                terminal: if program.has_terminal && p + 1 == l.nodes {
+                terminal: if has_terminal && p + 1 == l.nodes {
                     sigma
                 } else {
                     0.0
                 },
             };
-            for &(a, b) in &self.pairs {
-                let v = match second(program, p, (z, span), (a, b), &wt, work) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        work.error.get_or_insert(e);
-                        ok = false;
-                        0.0
-                    }
-                };
-                if a == nz && b == nz {
-                    span_span += v;
-                } else {
-                    vals[n] = v;
-                    n += 1;
-                }
-            }
+            each(p, &x[p * nz..(p + 1) * nz], &wt);
         }
+    }
+
+    /// The values at `x` with the objective's factor `sigma` and the constraints'
+    /// multipliers `lambda`, in the order of [`HessianPlan::structure`].
+    pub fn values<M: Model, C: Cost, P: PathConstraint>(
+        &self,
+        program: &Program<'_, M, C, P>,
+        x: &[f64],
+        sigma: f64,
+        lambda: &[f64],
+        vals: &mut [f64],
+    ) -> bool {
+        let l = &program.layout;
+        let nz = l.nz();
+        let span = l.span(x);
+        let mut guard = self.work.borrow_mut();
+        let work = &mut *guard;
+        let mut w = core::mem::take(&mut work.w);
+        let mut n = 0;
+        let mut ok = true;
+        let mut span_span = 0.0;
+        let d = self.directions;
+        Self::for_each_point(
+            l,
+            program.has_terminal,
+            x,
+            sigma,
+            lambda,
+            &mut w,
+            |p, z, wt| {
+                let recorded = record(program, p, (z, span), wt, work);
+                if let Err(e) = recorded {
+                    work.error.get_or_insert(e);
+                    ok = false;
+                } else {
+                    work.sweeps.hessian(&work.outputs, &self.slot, d);
+                }
+                for &(a, b) in &self.pairs {
+                    let v = if ok {
+                        work.sweeps.entry(a, self.slot[b], d)
+                    } else {
+                        0.0
+                    };
+                    if a == nz && b == nz {
+                        span_span += v;
+                    } else {
+                        vals[n] = v;
+                        n += 1;
+                    }
+                }
+            },
+        );
         if l.free {
             vals[n] = span_span;
             n += 1;
@@ -305,8 +369,141 @@ impl HessianPlan {
         ok && vals[..n].iter().all(|v| v.is_finite())
     }
 
+    /// The same values as [`HessianPlan::values`], each entry one evaluation in hyper-dual
+    /// numbers: the check of the tape's sweeps ([`Problem::hessian_cross_check`](super::Problem)).
+    pub fn values_by_hyper_duals<M: Model, C: Cost, P: PathConstraint>(
+        &self,
+        program: &Program<'_, M, C, P>,
+        x: &[f64],
+        sigma: f64,
+        lambda: &[f64],
+        vals: &mut [f64],
+    ) -> Result<(), Error> {
+        let l = &program.layout;
+        let nz = l.nz();
+        let span = l.span(x);
+        let mut w = vec![0.0; l.points() * l.dim];
+        let mut hd = HyperDualWork::new(l);
+        let mut n = 0;
+        let mut span_span = 0.0;
+        let mut error = None;
+        Self::for_each_point(
+            l,
+            program.has_terminal,
+            x,
+            sigma,
+            lambda,
+            &mut w,
+            |p, z, wt| {
+                for &(a, b) in &self.pairs {
+                    let v = match second(program, p, (z, span), (a, b), wt, &mut hd) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            error.get_or_insert(e);
+                            0.0
+                        }
+                    };
+                    if a == nz && b == nz {
+                        span_span += v;
+                    } else {
+                        vals[n] = v;
+                        n += 1;
+                    }
+                }
+            },
+        );
+        if l.free {
+            vals[n] = span_span;
+        }
+        error.map_or(Ok(()), Err)
+    }
+
     /// The first model error met.
     pub fn take_error(&self) -> Option<Error> {
         self.work.borrow_mut().error.take()
     }
+}
+
+/// The buffers of a hyper-dual evaluation.
+struct HyperDualWork {
+    z: Vec<HyperDual64>,
+    f: Vec<HyperDual64>,
+    g: Vec<HyperDual64>,
+    c: Vec<HyperDual64>,
+}
+
+impl HyperDualWork {
+    fn new(l: &Layout) -> Self {
+        let zero = HyperDual64::from(0.0);
+        HyperDualWork {
+            z: vec![zero; l.nz()],
+            f: vec![zero; l.dim],
+            g: vec![zero; l.np],
+            c: vec![zero; l.ncc],
+        }
+    }
+}
+
+/// `z` (and the duration, index `z.len()`) in hyper-dual numbers with `eps1` at `a` and
+/// `eps2` at `b`.
+fn seed(zh: &mut [HyperDual64], z: &[f64], span: f64, a: usize, b: usize) -> HyperDual64 {
+    let at = |i: usize, v: f64| {
+        let e1 = if i == a { 1.0 } else { 0.0 };
+        let e2 = if i == b { 1.0 } else { 0.0 };
+        HyperDual64::new(v, e1, e2, 0.0)
+    };
+    for (i, (d, &v)) in zh.iter_mut().zip(z).enumerate() {
+        *d = at(i, v);
+    }
+    at(z.len(), span)
+}
+
+/// `sum_i w_i v_i''`: the weighted second derivatives of values.
+fn weighted(w: &[f64], v: &[HyperDual64]) -> f64 {
+    w.iter().zip(v).map(|(w, v)| w * v.eps1eps2).sum()
+}
+
+/// One point's second derivative `(a, b)` of the weighted sum of its terms, by one
+/// evaluation in hyper-dual numbers.
+fn second<M: Model, C: Cost, P: PathConstraint>(
+    program: &Program<'_, M, C, P>,
+    p: usize,
+    (z, span): (&[f64], f64),
+    (a, b): (usize, usize),
+    wt: &Weights<'_>,
+    work: &mut HyperDualWork,
+) -> Result<f64, Error> {
+    let l = &program.layout;
+    let dim = l.dim;
+    let HyperDualWork { z: zh, f, g, c } = work;
+    let th = seed(zh, z, span, a, b);
+    let t = HyperDual64::from(l.t0) + th * l.tau(p);
+    let h = th * (1.0 / l.intervals() as f64);
+    let (xh, uh) = zh.split_at(dim);
+    let mut total = 0.0;
+    if wt.f.iter().any(|w| *w != 0.0) {
+        program.model.rhs_u_scalar(t, xh, uh, f)?;
+        total +=
+            wt.f.iter()
+                .zip(f.iter())
+                .map(|(w, v)| w * (h * *v).eps1eps2)
+                .sum::<f64>();
+    }
+    if wt.running != 0.0 {
+        total += wt.running * (h * program.running(t, xh, uh)).eps1eps2;
+    }
+    if wt.path.iter().any(|w| *w != 0.0) {
+        program.path.values(t, xh, uh, g);
+        total += weighted(wt.path, g);
+    }
+    if wt.conf.iter().any(|w| *w != 0.0) {
+        program
+            .model
+            .configuration_residual_scalar(t, &xh[..l.nq], c)?;
+        total += weighted(wt.conf, c);
+    }
+    if wt.terminal != 0.0 {
+        total += wt.terminal * program.cost.terminal(t, xh).eps1eps2;
+    }
+    Ok(total)
 }

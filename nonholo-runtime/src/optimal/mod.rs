@@ -28,8 +28,9 @@
 //! computed once; the cost's and path constraints' by forward-mode dual numbers. No
 //! finite differences. The Hessian of the Lagrangian is exact where the model gives its
 //! equations in any scalar ([`Model::rhs_u_scalar`](crate::Model::rhs_u_scalar), every
-//! generated model): block diagonal by point, each entry of its structure one evaluation
-//! in hyper-dual numbers ([`Hessian`]). Otherwise, and on request, L-BFGS (Ipopt's
+//! generated model): block diagonal by point, each point's block one recording of its
+//! terms on a tape and one forward-over-reverse pair of sweeps, every entry of the block
+//! at once ([`Hessian`]). Otherwise, and on request, L-BFGS (Ipopt's
 //! `limited-memory` option).
 //!
 //! # Licence
@@ -66,6 +67,7 @@ mod pattern;
 mod problem;
 mod scheme;
 mod solution;
+mod tape;
 mod transcription;
 
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};

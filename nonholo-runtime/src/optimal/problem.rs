@@ -24,8 +24,8 @@ use crate::{Contacts, Error, Model, Trajectory};
 /// interior-point method (Ipopt's algorithm in Rust). The dynamics' derivatives are the
 /// model's exact [`Model::jacobians`], assembled into the program's sparse Jacobian
 /// whose structure is found once; the cost's and the path constraints' are exact too
-/// (dual numbers). The Hessian of the Lagrangian is exact (hyper-dual numbers) where the
-/// model gives its equations in any scalar, L-BFGS otherwise or on request
+/// (dual numbers). The Hessian of the Lagrangian is exact (reverse mode over a tape of
+/// the model's equations) where the model gives its equations in any scalar, L-BFGS otherwise or on request
 /// ([`Hessian`]).
 ///
 /// The builder never fails: a wrong name or length is reported by [`Problem::solve`],

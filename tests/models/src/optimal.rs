@@ -161,5 +161,8 @@ pub fn parking(
         .path(ParkedRobots, &[0.45 * 0.45; 2], &[f64::INFINITY; 2])
         .path_at_midpoints(false)
         .guess(&guess)
-        .solver_options(|o| o.mu_strategy_adaptive = true)
+        .solver_options(|o| {
+            o.mu_strategy_adaptive = true;
+            o.mu_oracle_quality_function = false;
+        })
 }
