@@ -67,8 +67,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .path_at_midpoints(false)
         .guess(&guess)
         // The obstacles make the problem nonconvex. With the default monotone barrier
-        // ripopt stalls (3000 iterations, violation 1.6e-3; IPOPT's own reaches the
-        // optimum below in 204); its adaptive barrier finds it in 151 iterations. The
+        // ripopt stalls (3000 iterations, violation 1.6e-3; so can IPOPT's own); its
+        // adaptive barrier finds the optimum in 151 iterations. The
         // adaptive barrier's LOQO rule picks mu from the step's own factorization, where the
         // quality-function rule factors the system once more, from scratch, at every
         // iteration (136 iterations, but 1.8x the time).

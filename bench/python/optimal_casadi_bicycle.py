@@ -7,9 +7,10 @@ reference for nonholo's optimum, and the solve times beside nonholo's.
     /tmp/casadi-venv/bin/python bench/python/optimal_casadi_bicycle.py [reference.json]
     # writes bench/python/optimal_bicycle_results.json
 
-The reference (default /tmp/casadi_ref/whipple_reference.json, written from nonholo by a
-dump of `WhippleBicycle`) holds the parameters, 20 samples of nonholo's right-hand side
-and configuration residual, and the lane change's initial state, guess and solution.
+The reference (default /tmp/casadi_ref/whipple_reference.json, written by `cargo run
+--profile bench -p nonholo-benches --example casadi_reference -- /tmp/casadi_ref`) holds
+the parameters, 20 samples of nonholo's right-hand side and configuration residual, and
+the lane change's initial state, guess and solution.
 
 The model, derived here in CasADi symbolics from the description of
 `whipple_bicycle_model!` (src/models.rs): Meijaard et al. 2007's benchmark bicycle, axes x

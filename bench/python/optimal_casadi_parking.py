@@ -7,10 +7,11 @@ default (monotone) barrier strategy and with the adaptive one nonholo uses.
     /tmp/casadi-venv/bin/python bench/python/optimal_casadi_parking.py [reference.json]
     # writes bench/python/optimal_parking_results.json
 
-The reference (default /tmp/casadi_ref/nonholo_reference.json, key "robot", written from
-nonholo by a dump of `DiffDriveRobot`) holds the parameters, 20 samples of nonholo's
-right-hand side, and the parking's guess (the NLP's starting point at the 61 nodes then
-the 60 midpoints), objective, iterations, solve time and node states and inputs.
+The reference (default /tmp/casadi_ref/nonholo_reference.json, key "robot", written by
+`cargo run --profile bench -p nonholo-benches --example casadi_reference --
+/tmp/casadi_ref`) holds the parameters, 20 samples of nonholo's right-hand side, and the
+parking's guess (the NLP's starting point at the 61 nodes then the 60 midpoints),
+objective, iterations, solve time and node states and inputs.
 
 The model, derived here in CasADi symbolics from the description of `DiffDriveRobot`
 (src/models/diff_drive_robot.rs): z up; coordinates q = [x, y, th, phi_l, phi_r, sw,
@@ -324,10 +325,10 @@ def main():
         },
         "parking": runs,
         "nonholo": {
-            "solver": "ripopt, mu_strategy adaptive, exact Hessian",
+            "solver": "ripopt, mu_strategy adaptive (LOQO rule), exact Hessian",
             "objective": pk["objective"],
             "iterations": pk["iterations"],
-            "solve_seconds": pk.get("solve_seconds"),
+            "solve_seconds_best": pk.get("solve_seconds_best"),
         },
     }
     path = __file__.replace("optimal_casadi_parking.py", "optimal_parking_results.json")

@@ -9,9 +9,32 @@ use super::hessian::HessianPlan;
 use super::nlp::Nlp;
 use super::pattern::Probe;
 use super::problem::{Hessian, Problem};
+use super::transcription::Program;
 use crate::{Error, Model};
 
+/// A program, the point near the guess where it is checked, and the generator of what the
+/// check draws next.
+type NearGuess<'a, M, C, P> = (Program<'a, M, C, P>, Vec<f64>, Probe);
+
 impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
+    /// The program at the initial guess moved by a fixed pseudo-random step (the point
+    /// the checks below differentiate at), that point, and the generator for what they
+    /// draw next.
+    fn program_near_guess(&self) -> Result<NearGuess<'_, M, C, P>, Error> {
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        let layout = self.layout();
+        let mut x = self.start(&layout)?;
+        let mut probe = Probe::new();
+        for v in &mut x {
+            *v += 0.1 * probe.next();
+        }
+        let patterns = self.patterns(&layout, &x)?;
+        let program = self.program(layout, patterns, x.clone());
+        Ok((program, x, probe))
+    }
+
     /// Compares the program's exact derivatives with central differences at the initial
     /// guess moved by a fixed pseudo-random step (Ipopt's `derivative_test`): the largest
     /// difference of an entry of the constraints' Jacobian, of the objective's gradient or
@@ -29,17 +52,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     /// # Ok::<(), nonholo_runtime::Error>(())
     /// ```
     pub fn derivative_check(&self) -> Result<f64, Error> {
-        if let Some(e) = &self.mistake {
-            return Err(e.clone());
-        }
-        let layout = self.layout();
-        let mut x = self.start(&layout)?;
-        let mut probe = Probe::new();
-        for v in &mut x {
-            *v += 0.1 * probe.next();
-        }
-        let patterns = self.patterns(&layout, &x)?;
-        let program = self.program(layout, patterns, x.clone());
+        let (program, mut x, mut probe) = self.program_near_guess()?;
         let (n, m) = (program.layout.variables(), program.layout.constraints());
         let (rows, cols) = program.jacobian_structure();
         let mut vals = vec![0.0; rows.len()];
@@ -184,23 +197,25 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         Ok(total)
     }
 
+    /// The program's starting point: each point's state and inputs (the nodes, then the
+    /// Hermite–Simpson midpoints), then the duration if it is free. What a reference dump
+    /// for another solver starts from (`benches/examples/casadi_reference.rs`). Not part
+    /// of the API.
+    #[doc(hidden)]
+    pub fn __start(&self) -> Result<Vec<f64>, Error> {
+        if let Some(e) = &self.mistake {
+            return Err(e.clone());
+        }
+        self.start(&self.layout())
+    }
+
     /// The Hessian of the Lagrangian at the guess moved by a fixed pseudo-random step and
     /// at pseudo-random multipliers, by the tape's sweeps (what the solve uses) and by one
     /// hyper-dual evaluation per entry: the largest difference relative to the largest
     /// entry (at least 1), and the number of entries. Not part of the API.
     #[doc(hidden)]
     pub fn __hessian_cross_check(&self) -> Result<(f64, usize), Error> {
-        if let Some(e) = &self.mistake {
-            return Err(e.clone());
-        }
-        let layout = self.layout();
-        let mut x = self.start(&layout)?;
-        let mut probe = Probe::new();
-        for v in &mut x {
-            *v += 0.1 * probe.next();
-        }
-        let patterns = self.patterns(&layout, &x)?;
-        let program = self.program(layout, patterns, x.clone());
+        let (program, x, mut probe) = self.program_near_guess()?;
         let plan = HessianPlan::probe(&program, &x).ok_or(Error::NotAvailable {
             what: "the exact Hessian",
         })?;

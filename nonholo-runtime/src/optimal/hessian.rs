@@ -19,7 +19,7 @@
 //! can be nonzero.
 //!
 //! Hyper-dual numbers (one evaluation per entry, `eps1` seeded at `a` and `eps2` at `b`)
-//! give the same entries; [`Problem::hessian_cross_check`](super::Problem) compares the two.
+//! give the same entries; `Problem::__hessian_cross_check` compares the two.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -322,14 +322,12 @@ impl HessianPlan {
         vals: &mut [f64],
     ) -> bool {
         let l = &program.layout;
-        let nz = l.nz();
         let span = l.span(x);
         let mut guard = self.work.borrow_mut();
         let work = &mut *guard;
         let mut w = core::mem::take(&mut work.w);
-        let mut n = 0;
         let mut ok = true;
-        let mut span_span = 0.0;
+        let mut out = Scatter::new(l);
         let d = self.directions;
         Self::for_each_point(
             l,
@@ -352,25 +350,17 @@ impl HessianPlan {
                     } else {
                         0.0
                     };
-                    if a == nz && b == nz {
-                        span_span += v;
-                    } else {
-                        vals[n] = v;
-                        n += 1;
-                    }
+                    out.put((a, b), v, vals);
                 }
             },
         );
-        if l.free {
-            vals[n] = span_span;
-            n += 1;
-        }
+        let n = out.finish(vals);
         work.w = w;
         ok && vals[..n].iter().all(|v| v.is_finite())
     }
 
     /// The same values as [`HessianPlan::values`], each entry one evaluation in hyper-dual
-    /// numbers: the check of the tape's sweeps ([`Problem::hessian_cross_check`](super::Problem)).
+    /// numbers: the check of the tape's sweeps (`Problem::__hessian_cross_check`).
     pub fn values_by_hyper_duals<M: Model, C: Cost, P: PathConstraint>(
         &self,
         program: &Program<'_, M, C, P>,
@@ -380,12 +370,10 @@ impl HessianPlan {
         vals: &mut [f64],
     ) -> Result<(), Error> {
         let l = &program.layout;
-        let nz = l.nz();
         let span = l.span(x);
         let mut w = vec![0.0; l.points() * l.dim];
         let mut hd = HyperDualWork::new(l);
-        let mut n = 0;
-        let mut span_span = 0.0;
+        let mut out = Scatter::new(l);
         let mut error = None;
         Self::for_each_point(
             l,
@@ -403,24 +391,56 @@ impl HessianPlan {
                             0.0
                         }
                     };
-                    if a == nz && b == nz {
-                        span_span += v;
-                    } else {
-                        vals[n] = v;
-                        n += 1;
-                    }
+                    out.put((a, b), v, vals);
                 }
             },
         );
-        if l.free {
-            vals[n] = span_span;
-        }
+        out.finish(vals);
         error.map_or(Ok(()), Err)
     }
 
     /// The first model error met.
     pub fn take_error(&self) -> Option<Error> {
         self.work.borrow_mut().error.take()
+    }
+}
+
+/// Where the entries go, in the order of [`HessianPlan::structure`]: each point's pairs in
+/// turn, but the duration's diagonal summed over the points and written last.
+struct Scatter {
+    nz: usize,
+    free: bool,
+    n: usize,
+    span_span: f64,
+}
+
+impl Scatter {
+    fn new(l: &Layout) -> Self {
+        Scatter {
+            nz: l.nz(),
+            free: l.free,
+            n: 0,
+            span_span: 0.0,
+        }
+    }
+
+    fn put(&mut self, (a, b): (usize, usize), v: f64, vals: &mut [f64]) {
+        if a == self.nz && b == self.nz {
+            self.span_span += v;
+        } else {
+            vals[self.n] = v;
+            self.n += 1;
+        }
+    }
+
+    /// Writes the duration's diagonal; the number of entries written.
+    fn finish(self, vals: &mut [f64]) -> usize {
+        if self.free {
+            vals[self.n] = self.span_span;
+            self.n + 1
+        } else {
+            self.n
+        }
     }
 }
 
