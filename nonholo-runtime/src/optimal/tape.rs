@@ -178,75 +178,71 @@ fn mul<const SAFE: bool>(c: f64, x: f64) -> f64 {
     }
 }
 
-/// The forward sweep's step at operation `e`: its tangents `ti` from its operands'.
+/// The forward sweep's step at operation `e`: its tangents from its operands'.
 #[inline(always)]
-fn forward<const SAFE: bool>(e: &Entry, done: &[f64], ti: &mut [f64], d: usize) {
-    let ta = &done[e.a as usize * d..][..d];
+fn forward<const SAFE: bool, const L: usize>(e: &Entry, done: &[[f64; L]]) -> [f64; L] {
+    let ta = &done[e.a as usize];
     if e.b == NONE {
-        for (o, x) in ti.iter_mut().zip(ta) {
-            *o = mul::<SAFE>(e.da, *x);
-        }
+        core::array::from_fn(|k| mul::<SAFE>(e.da, ta[k]))
     } else {
-        let tb = &done[e.b as usize * d..][..d];
-        for ((o, x), y) in ti.iter_mut().zip(ta).zip(tb) {
-            *o = mul::<SAFE>(e.da, *x) + mul::<SAFE>(e.db, *y);
-        }
+        let tb = &done[e.b as usize];
+        core::array::from_fn(|k| mul::<SAFE>(e.da, ta[k]) + mul::<SAFE>(e.db, tb[k]))
     }
 }
 
 /// The reverse sweep's step at operation `e` with adjoint `y` and its tangents `yd`:
 /// what it passes to its operands' adjoints and their tangents (rows of `before`).
 #[inline(always)]
-fn reverse<const SAFE: bool>(
+fn reverse<const SAFE: bool, const L: usize>(
     e: &Entry,
     y: f64,
-    yd: &[f64],
-    tdot: &[f64],
+    yd: &[f64; L],
+    tdot: &[[f64; L]],
     vbar: &mut [f64],
-    before: &mut [f64],
-    d: usize,
+    before: &mut [[f64; L]],
 ) {
     let a = e.a as usize;
     vbar[a] += mul::<SAFE>(e.da, y);
-    let ta = &tdot[a * d..][..d];
+    let ta = &tdot[a];
     if e.b == NONE {
-        let ad = &mut before[a * d..][..d];
         let c = mul::<SAFE>(e.daa, y);
-        for ((o, yd), t) in ad.iter_mut().zip(yd).zip(ta) {
-            *o += mul::<SAFE>(e.da, *yd) + mul::<SAFE>(c, *t);
+        let ad = &mut before[a];
+        for k in 0..L {
+            ad[k] += mul::<SAFE>(e.da, yd[k]) + mul::<SAFE>(c, ta[k]);
         }
     } else {
         let b = e.b as usize;
         vbar[b] += mul::<SAFE>(e.db, y);
-        let tb = &tdot[b * d..][..d];
+        let tb = &tdot[b];
         let (caa, cab, cbb) = (
             mul::<SAFE>(e.daa, y),
             mul::<SAFE>(e.dab, y),
             mul::<SAFE>(e.dbb, y),
         );
-        {
-            let ad = &mut before[a * d..][..d];
-            for (((o, yd), ta), tb) in ad.iter_mut().zip(yd).zip(ta).zip(tb) {
-                *o += mul::<SAFE>(e.da, *yd) + mul::<SAFE>(caa, *ta) + mul::<SAFE>(cab, *tb);
-            }
+        let ad = &mut before[a];
+        for k in 0..L {
+            ad[k] += mul::<SAFE>(e.da, yd[k]) + mul::<SAFE>(caa, ta[k]) + mul::<SAFE>(cab, tb[k]);
         }
-        {
-            let bd = &mut before[b * d..][..d];
-            for (((o, yd), ta), tb) in bd.iter_mut().zip(yd).zip(ta).zip(tb) {
-                *o += mul::<SAFE>(e.db, *yd) + mul::<SAFE>(cab, *ta) + mul::<SAFE>(cbb, *tb);
-            }
+        let bd = &mut before[b];
+        for k in 0..L {
+            bd[k] += mul::<SAFE>(e.db, yd[k]) + mul::<SAFE>(cab, ta[k]) + mul::<SAFE>(cbb, tb[k]);
         }
     }
 }
 
+/// The most directions one pair of sweeps follows: more take several pairs.
+const LANES: usize = 16;
+
 /// The buffers of the sweeps, kept between calls.
 #[derive(Default)]
 pub(crate) struct Sweeps {
-    /// The tangents, `d` per operation.
+    /// The tangents, a lane count's worth per operation.
     tdot: Vec<f64>,
     vbar: Vec<f64>,
-    /// The adjoints' tangents, `d` per operation.
+    /// The adjoints' tangents, as `tdot`.
     vbar_dot: Vec<f64>,
+    /// The leaves' rows of the Hessian along the directions, `d` per leaf.
+    rows: Vec<f64>,
 }
 
 impl Sweeps {
@@ -255,31 +251,63 @@ impl Sweeps {
     /// direction among `d` (or [`u32::MAX`] for a leaf no direction follows).
     /// Afterwards [`Sweeps::entry`] reads `d2y / dx_j dx_k` for `j` with a slot and
     /// `k`'s slot.
+    ///
+    /// The directions go through the sweeps as fixed-size arrays (1, 2, 4, 8 or 16
+    /// lanes, the unused ones zero), which the compiler unrolls and vectorizes; beyond
+    /// 16, in groups of 16.
     pub fn hessian(&mut self, outputs: &[(u32, f64)], slot: &[u32], d: usize) {
+        self.rows.clear();
+        self.rows.resize(slot.len() * d, 0.0);
+        match d {
+            0 => {}
+            1 => self.sweep::<1>(outputs, slot, d, 0),
+            2 => self.sweep::<2>(outputs, slot, d, 0),
+            3..=4 => self.sweep::<4>(outputs, slot, d, 0),
+            5..=8 => self.sweep::<8>(outputs, slot, d, 0),
+            _ => {
+                for first in (0..d).step_by(LANES) {
+                    self.sweep::<LANES>(outputs, slot, d, first);
+                }
+            }
+        }
+    }
+
+    /// One forward and one reverse sweep along directions `first..first + L` (those
+    /// from `d` on are zero), the leaves' rows copied to `rows`.
+    fn sweep<const L: usize>(
+        &mut self,
+        outputs: &[(u32, f64)],
+        slot: &[u32],
+        d: usize,
+        first: usize,
+    ) {
         TAPE.with(|t| {
             let tape = t.borrow();
             let n = tape.len();
             let leaves = slot.len();
             // the forward sweep writes every operation's tangents: only the leaves' are set
-            self.tdot.resize(n * d, 0.0);
-            self.tdot[..leaves * d].fill(0.0);
+            self.tdot.resize(n * L, 0.0);
+            self.tdot[..leaves * L].fill(0.0);
             self.vbar.clear();
             self.vbar.resize(n, 0.0);
             self.vbar_dot.clear();
-            self.vbar_dot.resize(n * d, 0.0);
+            self.vbar_dot.resize(n * L, 0.0);
+            let (tdot, _) = self.tdot[..n * L].as_chunks_mut::<L>();
+            let (vbar_dot, _) = self.vbar_dot[..n * L].as_chunks_mut::<L>();
             for (j, &s) in slot.iter().enumerate() {
-                if s != NONE {
-                    self.tdot[j * d + s as usize] = 1.0;
+                let s = s as usize;
+                if s != NONE as usize && (first..first + L).contains(&s) {
+                    tdot[j][s - first] = 1.0;
                 }
             }
-            // forward: the tangents of every operation along the d directions
+            // forward: the tangents of every operation along the directions
             for (i, e) in tape.iter().enumerate().skip(leaves) {
-                let (done, rest) = self.tdot.split_at_mut(i * d);
-                if e.finite() {
-                    forward::<false>(e, done, &mut rest[..d], d);
+                let (done, rest) = tdot.split_at_mut(i);
+                rest[0] = if e.finite() {
+                    forward::<false, L>(e, done)
                 } else {
-                    forward::<true>(e, done, &mut rest[..d], d);
-                }
+                    forward::<true, L>(e, done)
+                };
             }
             for &(i, w) in outputs {
                 self.vbar[i as usize] += w;
@@ -288,23 +316,27 @@ impl Sweeps {
             for i in (leaves..n).rev() {
                 let e = &tape[i];
                 let y = self.vbar[i];
-                let (before, rest) = self.vbar_dot.split_at_mut(i * d);
-                let yd = &rest[..d];
-                if y == 0.0 && yd.iter().all(|v| *v == 0.0) {
+                let (before, rest) = vbar_dot.split_at_mut(i);
+                let yd = &rest[0];
+                if y == 0.0 && *yd == [0.0; L] {
                     continue;
                 }
                 if e.finite() && y.is_finite() {
-                    reverse::<false>(e, y, yd, &self.tdot, &mut self.vbar, before, d);
+                    reverse::<false, L>(e, y, yd, tdot, &mut self.vbar, before);
                 } else {
-                    reverse::<true>(e, y, yd, &self.tdot, &mut self.vbar, before, d);
+                    reverse::<true, L>(e, y, yd, tdot, &mut self.vbar, before);
                 }
+            }
+            let width = L.min(d - first);
+            for (row, lanes) in self.rows.chunks_exact_mut(d).zip(vbar_dot.iter()) {
+                row[first..first + width].copy_from_slice(&lanes[..width]);
             }
         });
     }
 
     /// `d2y / dx_j dx_k` after [`Sweeps::hessian`], `k_slot` the slot of `k`.
     pub fn entry(&self, j: usize, k_slot: u32, d: usize) -> f64 {
-        self.vbar_dot[j * d + k_slot as usize]
+        self.rows[j * d + k_slot as usize]
     }
 }
 
@@ -553,6 +585,39 @@ mod tests {
                 if slot[j] != NONE && slot[k] != NONE {
                     assert_eq!(sweeps.entry(j, slot[k], 2), tape);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn more_directions_than_lanes_take_several_sweeps() {
+        // y = sin(sum c_i x_i) + sum x_i x_(i+1): H_ij = -sin(s) c_i c_j + [|i - j| = 1]
+        let n = 2 * LANES + 3;
+        let x: Vec<f64> = (0..n).map(|i| 0.1 * i as f64 - 1.0).collect();
+        let c: Vec<f64> = (0..n).map(|i| 1.0 / (1.0 + i as f64)).collect();
+        let mut leaves = Vec::new();
+        start(x.iter().copied(), &mut leaves);
+        let mut sum = Var::from_f64(0.0);
+        for (l, &ci) in leaves.iter().zip(&c) {
+            sum += *l * Var::from_f64(ci);
+        }
+        let mut y = sum.sin();
+        for w in leaves.windows(2) {
+            y += w[0] * w[1];
+        }
+        let slot: Vec<u32> = (0..n as u32).collect();
+        let mut sweeps = Sweeps::default();
+        sweeps.hessian(&[(y.index().unwrap(), 1.0)], &slot, n);
+        let s: f64 = x.iter().zip(&c).map(|(x, c)| x * c).sum();
+        for j in 0..n {
+            for k in 0..n {
+                let band = if j.abs_diff(k) == 1 { 1.0 } else { 0.0 };
+                let exact = -s.sin() * c[j] * c[k] + band;
+                let tape = sweeps.entry(j, k as u32, n);
+                assert!(
+                    (tape - exact).abs() < 1e-14,
+                    "({j}, {k}): {tape} vs {exact}"
+                );
             }
         }
     }
