@@ -138,3 +138,43 @@ fn the_emitted_jacobian_pattern_holds_every_nonzero() {
     // structure and numbers agree but for entries that cancel (none in these models)
     assert_eq!(exact, models.len());
 }
+
+/// Models whose `jacobians` take dual numbers carry the pattern by dependence: each
+/// coordinate's rate on its own expression's columns, the speeds' rows on everything
+/// their equations involve; it holds every nonzero, and it is sparser than dense.
+#[test]
+fn jacobians_by_dual_numbers_carry_a_pattern_by_dependence() {
+    let mut rng = SplitMix64::new(47);
+    let skate = SteeredSkateDual::default();
+    let (len, seen) = pattern_holds("steered skate, dual numbers", &skate, &mut rng);
+    let pattern = SteeredSkateDual::JACOBIAN_PATTERN.unwrap();
+    // state (x, y, theta, v, w), inputs (push, turn): x' = v cos(theta), y' = v
+    // sin(theta), theta' = w
+    let rates: Vec<(u16, u16)> = pattern.iter().copied().filter(|&(i, _)| i < 3).collect();
+    assert_eq!(rates, [(0, 2), (0, 3), (1, 2), (1, 3), (2, 4)]);
+    // v' = push / m and w' = turn / j (the speeds' rows share their columns)
+    for i in [3, 4] {
+        for c in [5, 6] {
+            assert!(pattern.contains(&(i, c)), "({i}, {c}) missing");
+        }
+        assert!(!pattern.contains(&(i, 0)) && !pattern.contains(&(i, 3)));
+    }
+    assert!(seen <= len && len < 5 * 7);
+    // the same entries as the closed form's where both see them nonzero
+    let closed = nonholo_test_models::optimal::SteeredSkate::default();
+    let (s, u) = ([0.3, -0.2, 0.7, 0.5, -0.4], [0.8, -0.6]);
+    let (mut a, mut b) = ([0.0; 25], [0.0; 10]);
+    let (mut ca, mut cb) = ([0.0; 25], [0.0; 10]);
+    skate.jacobians(0.0, &s, &u, &mut a, &mut b).unwrap();
+    closed.jacobians(0.0, &s, &u, &mut ca, &mut cb).unwrap();
+    for (x, y) in a.iter().chain(&b).zip(ca.iter().chain(&cb)) {
+        assert!((x - y).abs() <= 1e-14 * (1.0 + y.abs()), "{x} vs {y}");
+    }
+
+    let pushed = PushedSkateMultipliers::default();
+    pattern_holds("pushed skate, multipliers", &pushed, &mut rng);
+    let pattern = PushedSkateMultipliers::JACOBIAN_PATTERN.unwrap();
+    // d q/dt = dot(q)
+    let rates: Vec<(u16, u16)> = pattern.iter().copied().filter(|&(i, _)| i < 3).collect();
+    assert_eq!(rates, [(0, 3), (1, 4), (2, 5)]);
+}

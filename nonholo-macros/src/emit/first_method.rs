@@ -72,8 +72,15 @@ pub fn hooks(
     let reactions = reactions();
     let contact_lambda = contact_lambda(low);
     let (jacobians, jacobian_pattern) = match super::jacobians::jacobians(m, low, d, &b_state) {
-        Some((body, pattern)) => (Some(body), Some(pattern)),
-        None => (None, None),
+        Some((body, pattern)) => (Some(body), pattern),
+        // by dual numbers: each coordinate's rate by its own expression, the speeds by
+        // everything their equations involve
+        None => {
+            let (rates, rest) = outputs.split_at(nq);
+            let dim = nq + nz;
+            let pattern = super::dependence_pattern(g, (rates, rest), dim, &state, &syms.inputs);
+            (None, pattern)
+        }
     };
     Hooks {
         nz,
@@ -93,7 +100,7 @@ pub fn hooks(
         generic_inherent: motion_terms,
         active,
         jacobians,
-        jacobian_pattern,
+        jacobian_pattern: Some(jacobian_pattern),
     }
 }
 

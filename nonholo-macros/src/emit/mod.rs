@@ -69,8 +69,9 @@ pub struct Hooks {
     /// The body of `Model::jacobians` in closed form (`a`, `b` from `t`, `state`, `u`),
     /// or `None` for one dual-number pass per active column.
     pub jacobians: Option<TokenStream>,
-    /// The entries `(row, column)` of `[a b]` that closed form writes (`Model::JACOBIAN_PATTERN`),
-    /// sorted; `None` with `jacobians`.
+    /// The entries `(row, column)` of `[a b]` that can be nonzero (`Model::JACOBIAN_PATTERN`),
+    /// sorted: those closed form writes, or with dual numbers those found by dependence
+    /// ([`dependence_pattern`]).
     pub jacobian_pattern: Option<Vec<(usize, usize)>>,
 }
 
@@ -140,6 +141,36 @@ fn active(
     let x = (0..state.len()).filter(|i| used(state[*i])).collect();
     let u = (0..inputs.len()).filter(|k| used(inputs[*k])).collect();
     (x, u)
+}
+
+/// The entries `(row, column)` of `[a b]` (columns: the state's, then the inputs') that
+/// can be nonzero by dependence alone, for `jacobians` by dual numbers, which keep no
+/// finer structure: row `i < rates.len()` holds what `rates[i]` depends on, and every
+/// later row up to `dim` what any of `rest` depends on (the speeds' equations are solved
+/// together, so each may hold any of their columns). Sorted.
+fn dependence_pattern(
+    g: &crate::sym::Graph,
+    (rates, rest): (&[crate::sym::Id], &[crate::sym::Id]),
+    dim: usize,
+    state: &[u32],
+    inputs: &[u32],
+) -> Vec<(usize, usize)> {
+    let columns = |outputs: &[crate::sym::Id]| -> Vec<usize> {
+        let (x, u) = active(g, outputs, state, inputs);
+        x.into_iter()
+            .chain(u.into_iter().map(|k| dim + k))
+            .collect()
+    };
+    let shared = columns(rest);
+    (0..dim)
+        .flat_map(|i| {
+            let cols = match rates.get(i) {
+                Some(r) => columns(core::slice::from_ref(r)),
+                None => shared.clone(),
+            };
+            cols.into_iter().map(move |c| (i, c))
+        })
+        .collect()
 }
 
 /// The state bindings `q -> __s[i]`, `speeds -> __s[nq + i]`.

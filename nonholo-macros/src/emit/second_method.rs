@@ -145,6 +145,18 @@ pub fn hooks(
     active_x.extend(nq..2 * nq);
     active_x.sort_unstable();
     active_x.dedup();
+    // the pattern of `[a b]` by dependence: `d q/dt = dot(q)`, and the accelerations
+    // (the multipliers' system solved as a whole) on every active column
+    let dim = 2 * nq;
+    let accelerations: Vec<usize> = active_x
+        .iter()
+        .copied()
+        .chain(active_u.iter().map(|k| dim + k))
+        .collect();
+    let pattern: Vec<(usize, usize)> = (0..nq)
+        .map(|i| (i, nq + i))
+        .chain((nq..dim).flat_map(|i| accelerations.iter().map(move |&c| (i, c))))
+        .collect();
     Hooks {
         nz: nq,
         speed_names: eq.speed_names.clone(),
@@ -170,8 +182,8 @@ pub fn hooks(
             };
         },
         generic_inherent,
-        active: (active_x, active_u),
         jacobians: None,
-        jacobian_pattern: None,
+        jacobian_pattern: Some(pattern),
+        active: (active_x, active_u),
     }
 }

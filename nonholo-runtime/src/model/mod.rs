@@ -54,11 +54,15 @@ pub trait Model {
     const CONTACT_GUARDS: &'static [(&'static str, ContactEvent)] = &[];
     /// The structural pattern of [`Model::jacobians`]' `[a b]` (`DIM` rows, `DIM + NU`
     /// columns: `d(dx/dt)/dx` then `d(dx/dt)/du`), the entries `(row, column)` that can be
-    /// nonzero, sorted; every other entry is zero at every state. Generated models whose
-    /// `jacobians` are in closed form carry it (the entries their code writes: the tangents
-    /// of the right-hand side's own program that are not identically zero, and for the
-    /// speeds `G` solves for, the columns their block's `G` or forcing depends on);
-    /// `None` otherwise, and `optimal` finds the pattern by probing.
+    /// nonzero, sorted; every other entry is zero at every state. Generated models carry
+    /// it: with `jacobians` in closed form the entries their code writes (the tangents of
+    /// the right-hand side's own program that are not identically zero, and for the
+    /// speeds `G` solves for, the columns their block's `G` or forcing depends on); with
+    /// dual numbers (`jacobians = dual;`, a closed form too large, `formulation =
+    /// multipliers`) the entries by dependence: each coordinate's rate on what its
+    /// expression involves, the speeds' (or accelerations') rows on every column any of
+    /// their equations involves. Hand-written models have `None`, and `optimal` finds
+    /// their pattern by probing.
     ///
     /// ```
     /// use nonholo_runtime::Model;
