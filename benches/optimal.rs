@@ -26,39 +26,14 @@ use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::optimal::{Cost, Hessian, Mpc, Problem, Scheme};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
-    lane_change, parking, skate_guess, skate_park, DrivenOscillator, SteeredSkate,
+    lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park,
+    DrivenOscillator, SteeredSkate,
 };
 use std::hint::black_box;
 use std::time::Duration;
 
-/// Follow the line `y = 0` at 0.3 m/s: the axle's distance to the moving reference point,
-/// the heading, and the torques.
-struct FollowLine;
-impl Cost for FollowLine {
-    fn running<S: Scalar>(&self, t: S, x: &[S], u: &[S]) -> S {
-        let ex = x[0] - t * S::from_f64(0.3);
-        (ex * ex + x[1] * x[1]) * S::from_f64(20.0)
-            + x[2] * x[2]
-            + (u[0] * u[0] + u[1] * u[1]) * S::from_f64(0.1)
-    }
-    fn terminal<S: Scalar>(&self, t: S, x: &[S]) -> S {
-        let ex = x[0] - t * S::from_f64(0.3);
-        (ex * ex + x[1] * x[1]) * S::from_f64(50.0)
-    }
-}
-
 fn robot_mpc_run(robot: &DiffDriveRobot) -> (f64, f64, Trajectory) {
-    let problem = Problem::new(robot, 20)
-        .duration(1.0)
-        .input_bounds("t_l", -1.0, 1.0)
-        .input_bounds("t_r", -1.0, 1.0)
-        .cost(FollowLine);
-    let mut mpc = Mpc::new(problem);
-    let mut x0 = vec![0.0; DiffDriveRobot::DIM];
-    x0[1] = 0.2; // 20 cm off the line
-    mpc.prepare(0.0, &x0).unwrap();
-    let options = Options::default().control_period(0.02);
-    let run = simulate_controlled(robot, &mut mpc, &x0, 0.0..2.0, &options).unwrap();
+    let (mpc, run) = robot_line_mpc(robot);
     let (worst, median) = mpc.worst_and_median_seconds().unwrap();
     (worst, median, run)
 }
@@ -86,12 +61,7 @@ fn optimal(c: &mut Criterion) {
     let osc = DrivenOscillator::default();
     let mut g = c.benchmark_group("optimal_oscillator");
     g.sample_size(20);
-    let p = Problem::new(&osc, 81)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(3.0)
-        .initial_state(&[0.0, 0.0])
-        .final_state(&[1.0, 0.0])
-        .minimize_input_effort(&[1.0]);
+    let p = oscillator_transfer(&osc);
     g.bench_function("exact_hessian", |b| {
         b.iter(|| black_box(p.solve().unwrap()))
     });

@@ -3,19 +3,21 @@
 //! each solve's iterations, wall time and objective printed.
 //!
 //! ```text
-//! cargo run --profile bench -p nonholo-benches --example optimal_solves -- <skate|osc|bike|park|dash> [n]
+//! cargo run --profile bench -p nonholo-benches --example optimal_solves -- <skate|osc|bike|park|dash|mpc> [n]
 //! RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
 //!     cargo run --profile bench -p nonholo-benches --example optimal_solves -- bike 5
 //! ```
 //!
-//! `skate`, `osc`, `bike` and `park` are the groups of `benches/optimal.rs`; `dash` is the
+//! `skate`, `osc`, `bike`, `park` and `mpc` are the groups of `benches/optimal.rs` (`mpc`:
+//! each closed-loop run's worst and median solve and its five slowest); `dash` is the
 //! robot's dash within the friction margin 0.05 (`examples/robot_dash.rs`).
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
-    lane_change, parking, skate_guess, skate_park, DrivenOscillator, SteeredSkate,
+    lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park,
+    DrivenOscillator, SteeredSkate,
 };
 use std::time::Instant;
 
@@ -46,13 +48,7 @@ fn main() {
         }
         "osc" => {
             let osc = DrivenOscillator::default();
-            let p = Problem::new(&osc, 81)
-                .scheme(Scheme::HermiteSimpson)
-                .duration(3.0)
-                .initial_state(&[0.0, 0.0])
-                .final_state(&[1.0, 0.0])
-                .minimize_input_effort(&[1.0]);
-            solves(&p, n);
+            solves(&oscillator_transfer(&osc), n);
         }
         "bike" => {
             let bike = WhippleBicycle::default();
@@ -74,6 +70,35 @@ fn main() {
                 .friction_margin_at_least(0.05);
             solves(&p, n);
         }
-        other => panic!("{other}: one of skate, osc, bike, park, dash"),
+        "mpc" => {
+            let robot = DiffDriveRobot::default();
+            for _ in 0..n {
+                let (mpc, _) = robot_line_mpc(&robot);
+                let (worst, median) = mpc.worst_and_median_seconds().unwrap();
+                println!(
+                    "{} solves, worst {:.2} ms, median {:.2} ms",
+                    mpc.solve_seconds().len(),
+                    worst * 1e3,
+                    median * 1e3
+                );
+                let slowest: Vec<String> = {
+                    let mut by_time: Vec<(f64, usize, usize)> = mpc
+                        .solve_seconds()
+                        .iter()
+                        .zip(mpc.iterations())
+                        .enumerate()
+                        .map(|(k, (s, it))| (*s, *it, k))
+                        .collect();
+                    by_time.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    by_time
+                        .iter()
+                        .take(5)
+                        .map(|(s, it, k)| format!("#{k} {:.2} ms {it} it", s * 1e3))
+                        .collect()
+                };
+                println!("  slowest: {}", slowest.join(", "));
+            }
+        }
+        other => panic!("{other}: one of skate, osc, bike, park, dash, mpc"),
     }
 }

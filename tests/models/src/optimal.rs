@@ -1,11 +1,11 @@
 //! The models of `optimal`: a driven mass and a driven oscillator (the closed-form optimal
 //! controls) and a skate steered by a push and a torque (a nonholonomic plan); the skate's
-//! parking, the bicycle's lane change and the robot's parking, as the tests and the bench
-//! state them.
+//! parking, the oscillator's transfer, the bicycle's lane change, the robot's parking and
+//! its line-following MPC, as the tests and the bench state them.
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::nonholonomic;
-use nonholo::optimal::{NoCost, NoPath, PathConstraint, Problem, Scheme};
+use nonholo::optimal::{Cost, Mpc, NoCost, NoPath, PathConstraint, Problem, Scheme};
 use nonholo::prelude::*;
 
 nonholonomic! {
@@ -85,6 +85,53 @@ pub fn skate_park<'m>(
         .input_bounds("turn", -1.0, 1.0)
         .minimize_input_effort(&[1.0, 1.0])
         .guess(guess)
+}
+
+/// The driven oscillator moved from rest at 0 to rest at 1 in 3 s, least integral of the
+/// force squared, Hermite–Simpson on 81 nodes (`bench/python/optimal_casadi.py` states it
+/// too).
+pub fn oscillator_transfer(osc: &DrivenOscillator) -> Problem<'_, DrivenOscillator> {
+    Problem::new(osc, 81)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(3.0)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .minimize_input_effort(&[1.0])
+}
+
+/// Follow the line `y = 0` at 0.3 m/s: the axle's distance to the moving reference point,
+/// the heading, and the torques.
+pub struct FollowLine;
+
+impl Cost for FollowLine {
+    fn running<S: Scalar>(&self, t: S, x: &[S], u: &[S]) -> S {
+        let ex = x[0] - t * S::from_f64(0.3);
+        (ex * ex + x[1] * x[1]) * S::from_f64(20.0)
+            + x[2] * x[2]
+            + (u[0] * u[0] + u[1] * u[1]) * S::from_f64(0.1)
+    }
+    fn terminal<S: Scalar>(&self, t: S, x: &[S]) -> S {
+        let ex = x[0] - t * S::from_f64(0.3);
+        (ex * ex + x[1] * x[1]) * S::from_f64(50.0)
+    }
+}
+
+/// The robot pulled onto the line `y = 0` from 0.2 m off by MPC at 50 Hz for 2 s (1 s
+/// horizon, 20 trapezoidal nodes, |torques| <= 1), after `Mpc::prepare`'s cold solve:
+/// the controller (its solve times) and the closed-loop run.
+pub fn robot_line_mpc(robot: &DiffDriveRobot) -> (Mpc<'_, DiffDriveRobot, FollowLine>, Trajectory) {
+    let problem = Problem::new(robot, 20)
+        .duration(1.0)
+        .input_bounds("t_l", -1.0, 1.0)
+        .input_bounds("t_r", -1.0, 1.0)
+        .cost(FollowLine);
+    let mut mpc = Mpc::new(problem);
+    let mut x0 = [0.0; DiffDriveRobot::DIM];
+    x0[1] = 0.2;
+    mpc.prepare(0.0, &x0).unwrap();
+    let options = Options::default().control_period(0.02);
+    let run = simulate_controlled(robot, &mut mpc, &x0, 0.0..2.0, &options).unwrap();
+    (mpc, run)
 }
 
 /// The lane change of `examples/bicycle_lane_change.rs`: upright at 5 m/s, 1 m to the
