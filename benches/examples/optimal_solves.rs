@@ -3,21 +3,22 @@
 //! each solve's iterations, wall time and objective printed.
 //!
 //! ```text
-//! cargo run --profile bench -p nonholo-benches --example optimal_solves -- <skate|osc|bike|park|dash|mpc> [n]
+//! cargo run --profile bench -p nonholo-benches --example optimal_solves -- <skate|osc|bike|park|dash|swing|swing-zero|mpc> [n]
 //! RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
 //!     cargo run --profile bench -p nonholo-benches --example optimal_solves -- bike 5
 //! ```
 //!
 //! `skate`, `osc`, `bike`, `park` and `mpc` are the groups of `benches/optimal.rs` (`mpc`:
 //! each closed-loop run's worst and median solve and its five slowest); `dash` is the
-//! robot's dash within the friction margin 0.05 (`examples/robot_dash.rs`).
+//! robot's dash within the friction margin 0.05 (`examples/robot_dash.rs`), `swing` the
+//! manipulator's (`examples/manipulator_swing.rs`; `swing-zero` from zero multipliers).
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
-    lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park,
-    DrivenOscillator, SteeredSkate,
+    lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park, swing,
+    swing_robot, DrivenOscillator, SteeredSkate,
 };
 use std::time::Instant;
 
@@ -67,7 +68,18 @@ fn main() {
                 .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
                 .final_speeds(&[0.0, 0.0])
                 .minimize_input_effort(&[1.0, 1.0])
-                .friction_margin_at_least(0.05);
+                .friction_margin_at_least(0.05)
+                .solver_options(|o| o.least_squares_mult_init = false);
+            solves(&p, n);
+        }
+        "swing" | "swing-zero" => {
+            // the manipulator's swing within the friction margin 0.05, from ripopt's
+            // least-squares multipliers or from zero
+            let robot = swing_robot();
+            let zero = what == "swing-zero";
+            let p = swing(&robot)
+                .friction_margin_at_least(0.05)
+                .solver_options(move |o| o.least_squares_mult_init = !zero);
             solves(&p, n);
         }
         "mpc" => {
@@ -99,6 +111,6 @@ fn main() {
                 println!("  slowest: {}", slowest.join(", "));
             }
         }
-        other => panic!("{other}: one of skate, osc, bike, park, dash, mpc"),
+        other => panic!("{other}: one of skate, osc, bike, park, dash, swing, swing-zero, mpc"),
     }
 }

@@ -655,38 +655,10 @@ fn a_dash_within_the_friction_margin_does_not_slip() {
 #[ignore = "a 41-node plan of the 21-state manipulator with friction rows: run in release"]
 fn an_arm_swung_within_the_friction_margin_does_not_slip() {
     use nonholo::models::MobileManipulator as Robot;
-    let robot = Robot::default().with_m_c(30.0).with_c(0.15).with_mu(0.1);
-    let pose = [-0.5, 0.5, 0.0, 0.0, 0.0];
-    let mut x0 = [0.0; Robot::DIM];
-    x0[7] = -0.8;
-    x0[8..13].copy_from_slice(&pose);
-    let mut last = vec![("q1", 0.8)];
-    last.extend(["q2", "q3", "q4", "q5", "q6"].into_iter().zip(pose));
-    last.extend([("x", 0.0), ("y", 0.0), ("th", 0.0)]);
-    let swing = || {
-        let mut p = Problem::new(&robot, 41)
-            .scheme(Scheme::Trapezoidal)
-            .duration(1.0)
-            .initial_state(&x0)
-            .final_coordinates(&last)
-            .final_speeds(&[0.0; Robot::NZ])
-            .minimize_input_effort(&[1.0, 1.0, 1.0, 1.0, 1.0, 100.0, 100.0, 100.0])
-            .state_bounds("x", -0.05, 0.05)
-            .state_bounds("y", -0.05, 0.05)
-            .state_bounds("th", -0.2, 0.2);
-        for (name, c) in ["q2", "q3", "q4", "q5", "q6"].into_iter().zip(pose) {
-            p = p.state_bounds(name, c - 0.2, c + 0.2);
-        }
-        for (j, name) in [
-            "dot(q1)", "dot(q2)", "dot(q3)", "dot(q4)", "dot(q5)", "dot(q6)",
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            p = p.state_bounds(name, -6.0 / (1 + j / 3) as f64, 6.0 / (1 + j / 3) as f64);
-        }
-        p
-    };
+    use nonholo_test_models::optimal::{swing, swing_robot, swing_start};
+    let robot = swing_robot();
+    let x0 = swing_start();
+    let swing = || swing(&robot);
     let free = swing().solve().unwrap();
     let limited = swing().friction_margin_at_least(0.05).solve().unwrap();
     let worst = |loads: Vec<Vec<nonholo::ContactLoad>>| {

@@ -254,33 +254,32 @@ impl Sweeps {
     ///
     /// The directions go through the sweeps as fixed-size arrays (1, 2, 4, 8 or 16
     /// lanes, the unused ones zero), which the compiler unrolls and vectorizes; beyond
-    /// 16, in groups of 16.
+    /// 16, in groups of 16 and the rest in the fewest lanes that hold it.
     pub fn hessian(&mut self, outputs: &[(u32, f64)], slot: &[u32], d: usize) {
         self.rows.clear();
         self.rows.resize(slot.len() * d, 0.0);
-        match d {
-            0 => {}
-            1 => self.sweep::<1>(outputs, slot, d, 0),
-            2 => self.sweep::<2>(outputs, slot, d, 0),
-            3..=4 => self.sweep::<4>(outputs, slot, d, 0),
-            5..=8 => self.sweep::<8>(outputs, slot, d, 0),
-            _ => {
-                for first in (0..d).step_by(LANES) {
-                    self.sweep::<LANES>(outputs, slot, d, first);
-                }
-            }
+        let mut first = 0;
+        while first < d {
+            // the fewest lanes that hold what is left, at most LANES
+            first += match d - first {
+                1 => self.sweep::<1>(outputs, slot, d, first),
+                2 => self.sweep::<2>(outputs, slot, d, first),
+                3..=4 => self.sweep::<4>(outputs, slot, d, first),
+                5..=8 => self.sweep::<8>(outputs, slot, d, first),
+                _ => self.sweep::<LANES>(outputs, slot, d, first),
+            };
         }
     }
 
     /// One forward and one reverse sweep along directions `first..first + L` (those
-    /// from `d` on are zero), the leaves' rows copied to `rows`.
+    /// from `d` on are zero), the leaves' rows copied to `rows`; returns `L`.
     fn sweep<const L: usize>(
         &mut self,
         outputs: &[(u32, f64)],
         slot: &[u32],
         d: usize,
         first: usize,
-    ) {
+    ) -> usize {
         TAPE.with(|t| {
             let tape = t.borrow();
             let n = tape.len();
@@ -332,6 +331,7 @@ impl Sweeps {
                 row[first..first + width].copy_from_slice(&lanes[..width]);
             }
         });
+        L
     }
 
     /// `d2y / dx_j dx_k` after [`Sweeps::hessian`], `k_slot` the slot of `k`.

@@ -1,9 +1,9 @@
 //! The models of `optimal`: a driven mass and a driven oscillator (the closed-form optimal
 //! controls) and a skate steered by a push and a torque (a nonholonomic plan); the skate's
-//! parking, the oscillator's transfer, the bicycle's lane change, the robot's parking and
-//! its line-following MPC, as the tests and the bench state them.
+//! parking, the oscillator's transfer, the bicycle's lane change, the robot's parking, its
+//! line-following MPC and the manipulator's swing, as the tests and the bench state them.
 
-use nonholo::models::{DiffDriveRobot, WhippleBicycle};
+use nonholo::models::{DiffDriveRobot, MobileManipulator, WhippleBicycle};
 use nonholo::nonholonomic;
 use nonholo::optimal::{Cost, Mpc, NoCost, NoPath, PathConstraint, Problem, Scheme};
 use nonholo::prelude::*;
@@ -212,4 +212,55 @@ pub fn parking(
             o.mu_strategy_adaptive = true;
             o.mu_oracle_quality_function = false;
         })
+}
+
+/// The mobile manipulator's arm pose (q2..q6) during its swing.
+pub const SWING_POSE: [f64; 5] = [-0.5, 0.5, 0.0, 0.0, 0.0];
+
+/// The manipulator of the swing: a 30 kg cart, caster offset 0.15 m, on a floor with `mu
+/// = 0.1`.
+pub fn swing_robot() -> MobileManipulator {
+    MobileManipulator::default()
+        .with_m_c(30.0)
+        .with_c(0.15)
+        .with_mu(0.1)
+}
+
+/// The swing's initial state: at rest, the arm at -0.8 rad about the vertical.
+pub fn swing_start() -> [f64; MobileManipulator::DIM] {
+    let mut x0 = [0.0; MobileManipulator::DIM];
+    x0[7] = -0.8;
+    x0[8..13].copy_from_slice(&SWING_POSE);
+    x0
+}
+
+/// The arm swung about the vertical from -0.8 to 0.8 rad in 1 s and brought to rest, the
+/// cart back where it was (`examples/manipulator_swing.rs`, 41 trapezoidal nodes), least
+/// effort; the plan without friction limits (`.friction_margin_at_least(0.05)` adds them).
+pub fn swing(robot: &MobileManipulator) -> Problem<'_, MobileManipulator> {
+    let mut last = vec![("q1", 0.8)];
+    last.extend(["q2", "q3", "q4", "q5", "q6"].into_iter().zip(SWING_POSE));
+    last.extend([("x", 0.0), ("y", 0.0), ("th", 0.0)]);
+    let mut p = Problem::new(robot, 41)
+        .scheme(Scheme::Trapezoidal)
+        .duration(1.0)
+        .initial_state(&swing_start())
+        .final_coordinates(&last)
+        .final_speeds(&[0.0; MobileManipulator::NZ])
+        .minimize_input_effort(&[1.0, 1.0, 1.0, 1.0, 1.0, 100.0, 100.0, 100.0])
+        .state_bounds("x", -0.05, 0.05)
+        .state_bounds("y", -0.05, 0.05)
+        .state_bounds("th", -0.2, 0.2);
+    for (name, c) in ["q2", "q3", "q4", "q5", "q6"].into_iter().zip(SWING_POSE) {
+        p = p.state_bounds(name, c - 0.2, c + 0.2);
+    }
+    for (j, name) in [
+        "dot(q1)", "dot(q2)", "dot(q3)", "dot(q4)", "dot(q5)", "dot(q6)",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        p = p.state_bounds(name, -6.0 / (1 + j / 3) as f64, 6.0 / (1 + j / 3) as f64);
+    }
+    p
 }
