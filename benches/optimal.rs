@@ -23,7 +23,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::{Cost, Hessian, Mpc, Problem, Scheme};
+use nonholo::optimal::Hessian;
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
     lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park,
