@@ -591,8 +591,15 @@ mod tests {
 
     #[test]
     fn more_directions_than_lanes_take_several_sweeps() {
-        // y = sin(sum c_i x_i) + sum x_i x_(i+1): H_ij = -sin(s) c_i c_j + [|i - j| = 1]
-        let n = 2 * LANES + 3;
+        // 4 lanes, 16, and 16 + 16 + 4
+        for n in [3, 11, 2 * LANES + 3] {
+            sweeps_along(n);
+        }
+    }
+
+    /// y = sin(sum c_i x_i) + sum x_i x_(i+1), of `n` variables, each its own direction:
+    /// H_ij = -sin(s) c_i c_j + [|i - j| = 1].
+    fn sweeps_along(n: usize) {
         let x: Vec<f64> = (0..n).map(|i| 0.1 * i as f64 - 1.0).collect();
         let c: Vec<f64> = (0..n).map(|i| 1.0 / (1.0 + i as f64)).collect();
         let mut leaves = Vec::new();
