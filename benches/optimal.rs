@@ -19,11 +19,15 @@
 //!   `closed_loop_2s` (101 solves, t = 0 to 2 s, after the cold one of `Mpc::prepare`). The worst and
 //!   median solve of that run are printed.
 //!
-//! `cargo bench -p nonholo-benches --bench optimal`
+//! With `--features ipopt` the lane change, the parking and the MPC run again with IPOPT
+//! itself (the system library) as the NLP solver: functions `ipopt` and
+//! `closed_loop_2s_ipopt`.
+//!
+//! `cargo bench -p nonholo-benches --bench optimal [--features ipopt]`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::Hessian;
+use nonholo::optimal::{Hessian, Solver};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
     lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park,
@@ -32,9 +36,17 @@ use nonholo_test_models::optimal::{
 use std::hint::black_box;
 use std::time::Duration;
 
+/// The solvers each large problem is timed with, by the bench function's name.
+fn solvers() -> Vec<(&'static str, Solver)> {
+    let mut v = vec![("exact_hessian", Solver::Ripopt)];
+    #[cfg(feature = "ipopt")]
+    v.push(("ipopt", Solver::Ipopt));
+    v
+}
+
 /// The closed-loop run's solves, their worst and median time, and the run.
-fn robot_mpc_run(robot: &DiffDriveRobot) -> (usize, f64, f64, Trajectory) {
-    let (mpc, run) = robot_line_mpc(robot);
+fn robot_mpc_run(robot: &DiffDriveRobot, solver: Solver) -> (usize, f64, f64, Trajectory) {
+    let (mpc, run) = robot_line_mpc(robot, solver);
     let (worst, median) = mpc.worst_and_median_seconds().unwrap();
     (mpc.solve_seconds().len(), worst, median, run)
 }
@@ -69,48 +81,54 @@ fn optimal(c: &mut Criterion) {
     g.finish();
 
     let bike = WhippleBicycle::default();
-    let p = lane_change(&bike, 41);
-    let sol = p.solve().unwrap();
-    println!(
-        "lane_change: {} iterations, objective {:.14}",
-        sol.iterations(),
-        sol.objective()
-    );
     let mut g = c.benchmark_group("optimal_lane_change");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
-    g.bench_function("exact_hessian", |b| {
-        b.iter(|| black_box(p.solve().unwrap()))
-    });
+    for (name, solver) in solvers() {
+        let p = lane_change(&bike, 41).solver(solver);
+        let sol = p.solve().unwrap();
+        println!(
+            "lane_change {name}: {} iterations, objective {:.14}",
+            sol.iterations(),
+            sol.objective()
+        );
+        g.bench_function(name, |b| b.iter(|| black_box(p.solve().unwrap())));
+    }
     g.finish();
 
     let robot = DiffDriveRobot::default();
-    let p = parking(&robot);
-    let sol = p.solve().unwrap();
-    println!(
-        "parking: {} iterations, objective {:.14}",
-        sol.iterations(),
-        sol.objective()
-    );
     let mut g = c.benchmark_group("optimal_parking");
     g.sample_size(10).measurement_time(Duration::from_secs(60));
-    g.bench_function("exact_hessian", |b| {
-        b.iter(|| black_box(p.solve().unwrap()))
-    });
+    for (name, solver) in solvers() {
+        let p = parking(&robot).solver(solver);
+        let sol = p.solve().unwrap();
+        println!(
+            "parking {name}: {} iterations, objective {:.14}",
+            sol.iterations(),
+            sol.objective()
+        );
+        g.bench_function(name, |b| b.iter(|| black_box(p.solve().unwrap())));
+    }
     g.finish();
 
-    let (solves, worst, median, run) = robot_mpc_run(&robot);
-    let (_, end) = run.last().unwrap();
-    println!(
-        "mpc_robot: {solves} solves at 50 Hz, worst {:.2} ms, median {:.2} ms; after 2 s the axle is {:.3} m off the line",
-        worst * 1e3,
-        median * 1e3,
-        end[1].abs()
-    );
     let mut g = c.benchmark_group("mpc_robot");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
-    g.bench_function("closed_loop_2s", |b| {
-        b.iter(|| black_box(robot_mpc_run(&robot)))
-    });
+    for (name, solver) in solvers() {
+        let (solves, worst, median, run) = robot_mpc_run(&robot, solver);
+        let (_, end) = run.last().unwrap();
+        println!(
+            "mpc_robot {name}: {solves} solves at 50 Hz, worst {:.2} ms, median {:.2} ms; after 2 s the axle is {:.3} m off the line",
+            worst * 1e3,
+            median * 1e3,
+            end[1].abs()
+        );
+        let function = match solver {
+            Solver::Ripopt => "closed_loop_2s",
+            _ => "closed_loop_2s_ipopt",
+        };
+        g.bench_function(function, |b| {
+            b.iter(|| black_box(robot_mpc_run(&robot, solver)))
+        });
+    }
     g.finish();
 }
 

@@ -3,7 +3,7 @@
 //! each solve's iterations, wall time and objective printed.
 //!
 //! ```text
-//! cargo run --profile bench -p nonholo-benches --example optimal_solves -- <skate|osc|bike|park|dash|swing|swing-zero|mpc> [n]
+//! cargo run --profile bench -p nonholo-benches --example optimal_solves -- <skate|osc|bike|park|dash|swing|swing-zero|mpc> [n] [ripopt|ipopt]
 //! RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
 //!     cargo run --profile bench -p nonholo-benches --example optimal_solves -- bike 5
 //! ```
@@ -12,9 +12,10 @@
 //! each closed-loop run's worst and median solve and its five slowest); `dash` is the
 //! robot's dash within the friction margin 0.05 (`examples/robot_dash.rs`), `swing` the
 //! manipulator's (`examples/manipulator_swing.rs`; `swing-zero` from zero multipliers).
+//! `ipopt` solves with the system library's IPOPT (`--features ipopt`).
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme};
+use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme, Solver};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
     lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park, swing,
@@ -22,7 +23,8 @@ use nonholo_test_models::optimal::{
 };
 use std::time::Instant;
 
-fn solves<M: Model, C: Cost, P: PathConstraint>(p: &Problem<'_, M, C, P>, n: usize) {
+fn solves<M: Model, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usize) {
+    let p = p.solver(solver());
     for _ in 0..n {
         let start = Instant::now();
         let sol = p.solve().expect("the problem solves");
@@ -32,6 +34,16 @@ fn solves<M: Model, C: Cost, P: PathConstraint>(p: &Problem<'_, M, C, P>, n: usi
             start.elapsed().as_secs_f64() * 1e3,
             sol.objective()
         );
+    }
+}
+
+/// The solver the third argument names.
+fn solver() -> Solver {
+    match std::env::args().nth(3).as_deref() {
+        None | Some("ripopt") => Solver::Ripopt,
+        #[cfg(feature = "ipopt")]
+        Some("ipopt") => Solver::Ipopt,
+        Some(other) => panic!("{other}: ripopt, or ipopt with --features ipopt"),
     }
 }
 
@@ -45,19 +57,19 @@ fn main() {
         "skate" => {
             let skate = SteeredSkate::default();
             let guess = skate_guess(&skate);
-            solves(&skate_park(&skate, &guess, 41), n);
+            solves(skate_park(&skate, &guess, 41), n);
         }
         "osc" => {
             let osc = DrivenOscillator::default();
-            solves(&oscillator_transfer(&osc), n);
+            solves(oscillator_transfer(&osc), n);
         }
         "bike" => {
             let bike = WhippleBicycle::default();
-            solves(&lane_change(&bike, 41), n);
+            solves(lane_change(&bike, 41), n);
         }
         "park" => {
             let robot = DiffDriveRobot::default();
-            solves(&parking(&robot), n);
+            solves(parking(&robot), n);
         }
         "dash" => {
             let robot = DiffDriveRobot::default().with_mu(0.4);
@@ -70,7 +82,7 @@ fn main() {
                 .minimize_input_effort(&[1.0, 1.0])
                 .friction_margin_at_least(0.05)
                 .solver_options(|o| o.least_squares_mult_init = false);
-            solves(&p, n);
+            solves(p, n);
         }
         "swing" | "swing-zero" => {
             // the manipulator's swing within the friction margin 0.05, from ripopt's
@@ -80,12 +92,12 @@ fn main() {
             let p = swing(&robot)
                 .friction_margin_at_least(0.05)
                 .solver_options(move |o| o.least_squares_mult_init = !zero);
-            solves(&p, n);
+            solves(p, n);
         }
         "mpc" => {
             let robot = DiffDriveRobot::default();
             for _ in 0..n {
-                let (mpc, _) = robot_line_mpc(&robot);
+                let (mpc, _) = robot_line_mpc(&robot, solver());
                 let (worst, median) = mpc.worst_and_median_seconds().unwrap();
                 println!(
                     "{} solves, worst {:.2} ms, median {:.2} ms",

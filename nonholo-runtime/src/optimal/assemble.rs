@@ -9,9 +9,9 @@ use alloc::vec::Vec;
 use super::cost::{Cost, PathConstraint};
 use super::hessian::HessianPlan;
 use super::layout::Layout;
-use super::nlp::Nlp;
+use super::nlp::{Nlp, Outcome};
 use super::pattern::{Pattern, Probe};
-use super::problem::{Hessian, Problem, Structures};
+use super::problem::{Hessian, Problem, Solver, Structures};
 use super::scheme::Scheme;
 use super::solution::{Duals, Solution};
 use super::transcription::Program;
@@ -96,10 +96,79 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         if let Some(d) = &self.warm {
             // the whole iterate of the last solve: its variables are the guess, its
             // multipliers start the duals and its final mu the barrier, pushed off the
-            // bounds by little (Ipopt's warm_start_init_point, as MPC uses it). ripopt
-            // solves without the fixed variables (the initial state, the final
-            // conditions) and reads the bounds' multipliers in that reduced order.
-            let (lo, hi) = self.variable_bounds(&program.layout);
+            // bounds by little (Ipopt's warm_start_init_point, as MPC uses it).
+            options.warm_start = true;
+            // the least-squares estimate of y costs a factorization (with its symbolic
+            // analysis): a third of a warm-started solve of the robot's MPC, then overwritten
+            options.least_squares_mult_init = false;
+            options.warm_start_target_mu = Some(d.mu.max(WARM_MU));
+            options.warm_start_bound_push = WARM_PUSH;
+            options.warm_start_bound_frac = WARM_PUSH;
+            options.warm_start_mult_bound_push = WARM_PUSH;
+        }
+        let exact = hessian.is_some();
+        let nlp = Nlp { program, hessian };
+        let clock = std::time::Instant::now();
+        let outcome = match self.solver {
+            Solver::Ripopt => self.run_ripopt(&nlp, options),
+            #[cfg(feature = "ipopt")]
+            Solver::Ipopt => super::ipopt::solve(&nlp, &options, self.warm.as_ref())?,
+        };
+        let seconds = clock.elapsed().as_secs_f64();
+        let error = nlp.take_error();
+        let Nlp { program, hessian } = nlp;
+        let violation = program.violation(&outcome.x);
+        let outside = program.outside_pattern();
+        let (nodes, scheme) = (program.layout.nodes, program.layout.scheme);
+        let layout = program.layout;
+        *self.structures.borrow_mut() = Some(Structures {
+            nodes,
+            scheme,
+            patterns: (program.jac_pattern, program.conf_pattern),
+            plan: hessian,
+        });
+        if outside > 0.0 {
+            return Err(Error::NotSolved {
+                status: format!(
+                    "the model's Jacobian has an entry of {outside:e} outside the structure \
+                     found at the probes"
+                ),
+                iterations: outcome.iterations,
+                objective: outcome.objective,
+                violation,
+                model: None,
+            });
+        }
+        let Some(optimal) = outcome.optimal else {
+            return Err(Error::NotSolved {
+                status: outcome.status,
+                iterations: outcome.iterations,
+                objective: outcome.objective,
+                violation,
+                model: error.map(alloc::boxed::Box::new),
+            });
+        };
+        Ok(Solution::new::<M>(
+            self.model,
+            &layout,
+            outcome.x,
+            outcome.objective,
+            optimal,
+            outcome.iterations,
+            violation,
+            seconds,
+            exact,
+        )?
+        .with_duals(outcome.duals))
+    }
+
+    /// Solves `nlp` with ripopt under `options`, its multipliers started from the last
+    /// solve's where [`Mpc`](super::Mpc) restarted the problem.
+    fn run_ripopt(&self, nlp: &Nlp<'_, M, C, P>, mut options: ripopt::SolverOptions) -> Outcome {
+        if let Some(d) = &self.warm {
+            // ripopt solves without the fixed variables (the initial state, the final
+            // conditions) and reads the bounds' multipliers in that reduced order
+            let (lo, hi) = self.variable_bounds(&nlp.program.layout);
             let free: Vec<bool> = lo
                 .iter()
                 .zip(&hi)
@@ -115,78 +184,29 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
                     .map(|(v, _)| *v)
                     .collect()
             };
-            options.warm_start = true;
-            // the least-squares estimate of y costs a factorization (with its symbolic
-            // analysis): a third of a warm-started solve of the robot's MPC, then overwritten
-            options.least_squares_mult_init = false;
             options.warm_start_y = Some(d.y.clone());
             options.warm_start_z_l = Some(reduced(&d.z_l));
             options.warm_start_z_u = Some(reduced(&d.z_u));
-            options.warm_start_target_mu = Some(d.mu.max(WARM_MU));
-            options.warm_start_bound_push = WARM_PUSH;
-            options.warm_start_bound_frac = WARM_PUSH;
-            options.warm_start_mult_bound_push = WARM_PUSH;
         }
-        let exact = hessian.is_some();
-        let nlp = Nlp { program, hessian };
-        let clock = std::time::Instant::now();
-        let result = ripopt::solve(&nlp, &options);
-        let seconds = clock.elapsed().as_secs_f64();
-        let error = nlp.take_error();
-        let Nlp { program, hessian } = nlp;
-        let violation = program.violation(&result.x);
-        let outside = program.outside_pattern();
-        let (nodes, scheme) = (program.layout.nodes, program.layout.scheme);
-        let layout = program.layout;
-        *self.structures.borrow_mut() = Some(Structures {
-            nodes,
-            scheme,
-            patterns: (program.jac_pattern, program.conf_pattern),
-            plan: hessian,
-        });
-        let solved = matches!(
-            result.status,
-            ripopt::SolveStatus::Optimal | ripopt::SolveStatus::Acceptable
-        );
-        if outside > 0.0 {
-            return Err(Error::NotSolved {
-                status: format!(
-                    "the model's Jacobian has an entry of {outside:e} outside the structure \
-                     found at the probes"
-                ),
-                iterations: result.iterations,
-                objective: result.objective,
-                violation,
-                model: None,
-            });
-        }
-        if !solved {
-            return Err(Error::NotSolved {
-                status: format!("{:?}", result.status),
-                iterations: result.iterations,
-                objective: result.objective,
-                violation,
-                model: error.map(alloc::boxed::Box::new),
-            });
-        }
-        let duals = Duals {
-            y: result.constraint_multipliers,
-            z_l: result.bound_multipliers_lower,
-            z_u: result.bound_multipliers_upper,
-            mu: result.diagnostics.final_mu,
+        let result = ripopt::solve(nlp, &options);
+        let optimal = match result.status {
+            ripopt::SolveStatus::Optimal => Some(true),
+            ripopt::SolveStatus::Acceptable => Some(false),
+            _ => None,
         };
-        Ok(Solution::new::<M>(
-            self.model,
-            &layout,
-            result.x,
-            result.objective,
-            result.status == ripopt::SolveStatus::Optimal,
-            result.iterations,
-            violation,
-            seconds,
-            exact,
-        )?
-        .with_duals(duals))
+        Outcome {
+            x: result.x,
+            objective: result.objective,
+            optimal,
+            status: format!("{:?}", result.status),
+            iterations: result.iterations,
+            duals: Duals {
+                y: result.constraint_multipliers,
+                z_l: result.bound_multipliers_lower,
+                z_u: result.bound_multipliers_upper,
+                mu: result.diagnostics.final_mu,
+            },
+        }
     }
 
     /// The program of `layout` with the structures `patterns`, starting at `start`.

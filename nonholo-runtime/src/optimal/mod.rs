@@ -5,7 +5,8 @@
 //! [`Problem::solve`] transcribes the dynamics `dx/dt = f(t, x, u)` on a grid of nodes
 //! ([`Scheme`]: backward Euler, trapezoidal, Hermite–Simpson) into a sparse nonlinear
 //! program and solves it with [ripopt](https://crates.io/crates/ripopt), a pure-Rust
-//! interior-point solver that follows Ipopt's algorithm. The [`Solution`] gives the
+//! interior-point solver that follows Ipopt's algorithm, or with IPOPT itself where the
+//! system has it (feature `ipopt`: [`Solver`]`::Ipopt`). The [`Solution`] gives the
 //! states and inputs at the nodes, a [`Trajectory`](crate::Trajectory) and an
 //! [`InputSeries`](crate::InputSeries) for `simulate_controlled` to replay on the
 //! continuous model. [`Mpc`] re-solves a problem over a receding horizon at every
@@ -60,6 +61,8 @@ mod cost;
 mod diagnostics;
 mod friction;
 mod hessian;
+#[cfg(feature = "ipopt")]
+mod ipopt;
 mod layout;
 mod mpc;
 mod nlp;
@@ -73,7 +76,7 @@ mod transcription;
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};
 pub use friction::{FrictionMargin, MAX_CONTACTS};
 pub use mpc::Mpc;
-pub use problem::{Hessian, Problem};
+pub use problem::{Hessian, Problem, Solver};
 pub use scheme::Scheme;
 pub use solution::{Solution, Status};
 

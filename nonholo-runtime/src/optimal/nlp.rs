@@ -3,9 +3,23 @@
 
 use super::cost::{Cost, PathConstraint};
 use super::hessian::HessianPlan;
+use super::solution::Duals;
 use super::transcription::Program;
 use crate::{Error, Model};
+use alloc::string::String;
 use alloc::vec::Vec;
+
+/// What a run of either solver returns: the final iterate and how it ended.
+pub(crate) struct Outcome {
+    pub x: Vec<f64>,
+    pub objective: f64,
+    /// `Some(true)` optimal, `Some(false)` acceptable, `None` not solved.
+    pub optimal: Option<bool>,
+    /// The solver's status as it names it.
+    pub status: String,
+    pub iterations: usize,
+    pub duals: Duals,
+}
 
 /// The program with its Hessian's plan (`None`: the solver's L-BFGS).
 pub(crate) struct Nlp<'p, M: Model, C: Cost, P: PathConstraint> {

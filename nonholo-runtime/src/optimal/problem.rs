@@ -72,6 +72,7 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     pub(super) guess: Option<Trajectory>,
     pub(super) guess_inputs: Option<Vec<f64>>,
     pub(super) options: ripopt::SolverOptions,
+    pub(super) solver: Solver,
     pub(super) hessian: Hessian,
     pub(super) path_midpoints: bool,
     /// The structures found by the probes, kept for the next solve of the same layout
@@ -126,6 +127,7 @@ impl<'m, M: Model> Problem<'m, M> {
             guess: None,
             guess_inputs: None,
             options,
+            solver: Solver::Ripopt,
             hessian: Hessian::Auto,
             path_midpoints: true,
             structures: core::cell::RefCell::new(None),
@@ -393,6 +395,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             guess: self.guess,
             guess_inputs: self.guess_inputs,
             options: self.options,
+            solver: self.solver,
             hessian: self.hessian,
             path_midpoints: self.path_midpoints,
             structures: core::cell::RefCell::new(None),
@@ -476,8 +479,31 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
         self
     }
 
+    /// The NLP solver ([`Solver::Ripopt`] unless set).
+    ///
+    /// ```
+    /// use nonholo_runtime::optimal::{Problem, Solver};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// let particle = ForcedOscillator { m: 1.0, k: 0.0 };
+    /// let sol = Problem::new(&particle, 11)
+    ///     .initial_state(&[0.0, 0.0])
+    ///     .final_state(&[1.0, 0.0])
+    ///     .minimize_input_effort(&[1.0])
+    ///     .solver(Solver::Ripopt)
+    ///     .solve()?;
+    /// assert!(sol.status() == nonholo_runtime::optimal::Status::Optimal);
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn solver(mut self, solver: Solver) -> Self {
+        self.solver = solver;
+        self
+    }
+
     /// Any option of the NLP solver (ripopt's `SolverOptions`, Ipopt's names), set by
     /// `f`: for example `.solver_options(|o| o.print_level = 5)` to watch the iterations.
+    /// `Solver::Ipopt` (feature `ipopt`) reads those IPOPT has under the same name (the tolerances, the
+    /// iteration cap, the print level, the barrier's strategy and start, the bound
+    /// pushes, the warm start, the Hessian's approximation); the others are ripopt's own.
     pub fn solver_options(mut self, f: impl FnOnce(&mut ripopt::SolverOptions)) -> Self {
         f(&mut self.options);
         self
@@ -543,4 +569,31 @@ pub(crate) struct Structures {
     pub(super) patterns: (Pattern, Pattern),
     /// `None`: L-BFGS.
     pub(super) plan: Option<HessianPlan>,
+}
+
+/// The NLP solver a [`Problem`] is solved by. Both run Ipopt's interior-point algorithm on
+/// the same program, with the same exact Jacobian and Hessian.
+///
+/// ```
+/// use nonholo_runtime::optimal::Solver;
+/// assert_eq!(Solver::default(), Solver::Ripopt);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Solver {
+    /// [ripopt](https://crates.io/crates/ripopt): pure Rust, its KKT systems factored by
+    /// feral's sparse LDL^T; nothing to install.
+    #[default]
+    Ripopt,
+    /// IPOPT itself, the system library through its C interface (feature `ipopt`; Debian's
+    /// `coinor-libipopt-dev`, IPOPT 3.11 with MUMPS, or any IPOPT from 3.9 on, found by the
+    /// linker as `-lipopt`). Its MUMPS factors the large KKT systems faster than feral in
+    /// the default build: the Whipple bicycle's lane change in 58 ms against 93, the
+    /// robot's parking in 1.0 s against 2.3; on the small systems of an MPC step MUMPS's
+    /// fixed cost per factorization makes it slower (worst 7.9 ms against 6.7; see
+    /// BENCHMARKS.md). One IPOPT run at a time in a process: MUMPS's sequential build
+    /// keeps global state, so runs from several threads wait for each other. IPOPT is
+    /// under the Eclipse Public License 2.0, as ripopt; MUMPS under CeCILL-C.
+    #[cfg(feature = "ipopt")]
+    Ipopt,
 }

@@ -5,7 +5,7 @@
 
 use nonholo::models::{DiffDriveRobot, MobileManipulator, WhippleBicycle};
 use nonholo::nonholonomic;
-use nonholo::optimal::{Cost, Mpc, NoCost, NoPath, PathConstraint, Problem, Scheme};
+use nonholo::optimal::{Cost, Mpc, NoCost, NoPath, PathConstraint, Problem, Scheme, Solver};
 use nonholo::prelude::*;
 
 nonholonomic! {
@@ -117,10 +117,15 @@ impl Cost for FollowLine {
 }
 
 /// The robot pulled onto the line `y = 0` from 0.2 m off by MPC at 50 Hz for 2 s (1 s
-/// horizon, 20 trapezoidal nodes, |torques| <= 1), after `Mpc::prepare`'s cold solve:
-/// the controller (its solve times) and the closed-loop run.
-pub fn robot_line_mpc(robot: &DiffDriveRobot) -> (Mpc<'_, DiffDriveRobot, FollowLine>, Trajectory) {
+/// horizon, 20 trapezoidal nodes, |torques| <= 1), after `Mpc::prepare`'s cold solve,
+/// each horizon solved by `solver`: the controller (its solve times) and the closed-loop
+/// run.
+pub fn robot_line_mpc(
+    robot: &DiffDriveRobot,
+    solver: Solver,
+) -> (Mpc<'_, DiffDriveRobot, FollowLine>, Trajectory) {
     let problem = Problem::new(robot, 20)
+        .solver(solver)
         .duration(1.0)
         .input_bounds("t_l", -1.0, 1.0)
         .input_bounds("t_r", -1.0, 1.0)

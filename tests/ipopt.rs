@@ -1,0 +1,144 @@
+//! The optional IPOPT backend (`cargo test --features ipopt --test ipopt`; the system
+//! library, Debian's `coinor-libipopt-dev`): the programs ripopt solves, solved by IPOPT
+//! itself through its C interface, reach the same optima; its failures are the
+//! problem's errors with IPOPT's status; a panicking cost is the caller's panic again.
+
+use nonholo::models::{DiffDriveRobot, WhippleBicycle};
+use nonholo::optimal::{Cost, Problem, Scheme, Solver, Status};
+use nonholo::prelude::*;
+use nonholo_test_models::optimal::{lane_change, parking, robot_line_mpc, DrivenMass};
+
+#[test]
+fn ipopt_moves_a_mass_rest_to_rest_exactly() {
+    // x = 3t^2 - 2t^3, f = 6 - 12t, cost 12: exact under Hermite-Simpson
+    let sol = Problem::new(&DrivenMass::default(), 11)
+        .scheme(Scheme::HermiteSimpson)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .minimize_input_effort(&[1.0])
+        .solver(Solver::Ipopt)
+        .solve()
+        .unwrap();
+    assert_eq!(sol.status(), Status::Optimal);
+    assert!((sol.objective() - 12.0).abs() < 1e-9, "{}", sol.objective());
+    for (k, &t) in sol.times().iter().enumerate() {
+        let x = sol.state(k).unwrap();
+        assert!((x[0] - (3.0 * t * t - 2.0 * t.powi(3))).abs() < 1e-9);
+        assert!((sol.input(k).unwrap()[0] - (6.0 - 12.0 * t)).abs() < 1e-9);
+    }
+    // a quadratic program with the exact Hessian: one Newton step
+    assert!(sol.exact_hessian() && sol.iterations() <= 2);
+}
+
+/// The largest difference of two plans' states and inputs, relative to their sizes.
+fn difference(a: &nonholo::optimal::Solution, b: &nonholo::optimal::Solution) -> f64 {
+    let (sa, sb) = (a.states(), b.states());
+    assert_eq!(sa.len(), sb.len());
+    let states = sa
+        .iter()
+        .zip(sb)
+        .map(|(x, y)| (x - y).abs() / (1.0 + y.abs()))
+        .fold(0.0, f64::max);
+    let inputs = a
+        .inputs()
+        .iter()
+        .zip(b.inputs())
+        .map(|(x, y)| (x - y).abs() / (1.0 + y.abs()))
+        .fold(0.0, f64::max);
+    states.max(inputs)
+}
+
+#[test]
+fn ipopt_and_ripopt_change_lanes_alike() {
+    let bike = WhippleBicycle::default();
+    let ripopt = lane_change(&bike, 21).solve().unwrap();
+    let ipopt = lane_change(&bike, 21)
+        .solver(Solver::Ipopt)
+        .solve()
+        .unwrap();
+    let rel = (ipopt.objective() - ripopt.objective()).abs() / ripopt.objective();
+    assert!(
+        rel < 1e-6,
+        "objectives {} {}",
+        ipopt.objective(),
+        ripopt.objective()
+    );
+    assert!(difference(&ipopt, &ripopt) < 1e-5);
+    assert!(ipopt.violation() < 1e-8 && ipopt.exact_hessian());
+}
+
+#[test]
+fn ipopt_parks_the_robot_where_ripopt_does() {
+    let robot = DiffDriveRobot::default();
+    let ripopt = parking(&robot).solve().unwrap();
+    let ipopt = parking(&robot).solver(Solver::Ipopt).solve().unwrap();
+    let rel = (ipopt.objective() - ripopt.objective()).abs() / ripopt.objective();
+    assert!(
+        rel < 1e-6,
+        "objectives {} {}",
+        ipopt.objective(),
+        ripopt.objective()
+    );
+    assert!(difference(&ipopt, &ripopt) < 1e-5);
+}
+
+#[test]
+fn ipopt_drives_the_robot_onto_the_line_by_mpc() {
+    let robot = DiffDriveRobot::default();
+    let (mpc, run) = robot_line_mpc(&robot, Solver::Ipopt);
+    // 2 s at 50 Hz: 101 solves, warm-started (a few iterations each)
+    assert_eq!(mpc.iterations().len(), 101);
+    let mean = mpc.iterations().iter().sum::<usize>() as f64 / 101.0;
+    assert!(mean < 6.0, "{mean} iterations a solve");
+    let (_, end) = run.last().unwrap();
+    assert!(end[1].abs() < 0.02, "y at the end: {}", end[1]);
+}
+
+#[test]
+fn an_infeasible_problem_is_ipopts_status() {
+    // 1 m in 1 s from rest to rest needs |f| = 6 at the ends: 0.5 cannot
+    let e = Problem::new(&DrivenMass::default(), 11)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .input_bounds("f", -0.5, 0.5)
+        .minimize_input_effort(&[1.0])
+        .solver(Solver::Ipopt)
+        .solve()
+        .unwrap_err();
+    match e {
+        Error::NotSolved { status, .. } => assert!(
+            status == "Infeasible_Problem_Detected" || status == "Restoration_Failed",
+            "{status}"
+        ),
+        other => panic!("{other}"),
+    }
+}
+
+/// `f^2`, which panics past `|f| = 2`: the solver's first step goes to the optimum's
+/// `|f| = 6`, the probes before it stay within `|f| < 0.5` of the guess's zero.
+struct Panics;
+impl Cost for Panics {
+    fn running<S: Scalar>(&self, _t: S, _x: &[S], u: &[S]) -> S {
+        assert!(u[0].re().abs() <= 2.0, "a cost that panics");
+        u[0] * u[0]
+    }
+}
+
+#[test]
+fn a_panicking_cost_panics_through_ipopt() {
+    // unwinding may not cross IPOPT's C frames: the panic is caught in the callback,
+    // IPOPT stopped, and the panic raised again in the caller
+    let mass = DrivenMass::default();
+    let p = Problem::new(&mass, 5)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .cost(Panics)
+        .solver(Solver::Ipopt);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| p.solve()));
+    let payload = caught.unwrap_err();
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned());
+    assert_eq!(message.as_deref(), Some("a cost that panics"));
+}
