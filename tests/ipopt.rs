@@ -142,3 +142,43 @@ fn a_panicking_cost_panics_through_ipopt() {
         .or_else(|| payload.downcast_ref::<String>().cloned());
     assert_eq!(message.as_deref(), Some("a cost that panics"));
 }
+
+#[test]
+fn ipopts_own_options_pass_through_and_a_wrong_one_is_an_error() {
+    let mass = DrivenMass::default();
+    let p = Problem::new(&mass, 11)
+        .initial_state(&[0.0, 0.0])
+        .final_state(&[1.0, 0.0])
+        .minimize_input_effort(&[1.0])
+        .solver(Solver::Ipopt)
+        .ipopt_option("mu_strategy", "adaptive")
+        .ipopt_option("max_iter", 0)
+        .ipopt_option("tol", 1e-10);
+    // not one iteration from the straight-line guess: the cap took, over the problem's 3000
+    let e = p.solve().unwrap_err();
+    assert!(
+        matches!(&e, Error::NotSolved { status, .. } if status == "Maximum_Iterations_Exceeded"),
+        "{e}"
+    );
+    for wrong in [
+        Problem::new(&mass, 11)
+            .solver(Solver::Ipopt)
+            .ipopt_option("no_such_option", 1.0),
+        // a string option given a number
+        Problem::new(&mass, 11)
+            .solver(Solver::Ipopt)
+            .ipopt_option("mu_strategy", 1.0),
+        Problem::new(&mass, 11)
+            .solver(Solver::Ipopt)
+            .ipopt_option("mu_strategy", "nonsense"),
+        Problem::new(&mass, 11)
+            .solver(Solver::Ipopt)
+            .ipopt_option("bad\0name", 1),
+    ] {
+        let e = wrong
+            .initial_state(&[0.0, 0.0])
+            .minimize_input_effort(&[1.0])
+            .solve();
+        assert!(matches!(e, Err(Error::InvalidOptions(_))), "{e:?}");
+    }
+}

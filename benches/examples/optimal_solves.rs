@@ -12,19 +12,20 @@
 //! each closed-loop run's worst and median solve and its five slowest); `dash` is the
 //! robot's dash within the friction margin 0.05 (`examples/robot_dash.rs`), `swing` the
 //! manipulator's (`examples/manipulator_swing.rs`; `swing-zero` from zero multipliers).
-//! `ipopt` solves with the system library's IPOPT (`--features ipopt`).
+//! `ipopt` solves with the system library's IPOPT (`--features ipopt`), with IPOPT's own
+//! options from `IPOPT_OPTIONS=name=value,...`.
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme, Solver};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
-    lane_change, oscillator_transfer, parking, robot_line_mpc, skate_guess, skate_park, swing,
-    swing_robot, DrivenOscillator, SteeredSkate,
+    lane_change, oscillator_transfer, parking, robot_line_horizon, robot_line_mpc_over,
+    skate_guess, skate_park, swing, swing_robot, DrivenOscillator, SteeredSkate,
 };
 use std::time::Instant;
 
 fn solves<M: Model, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usize) {
-    let p = p.solver(solver());
+    let p = with_options(p.solver(solver()));
     for _ in 0..n {
         let start = Instant::now();
         let sol = p.solve().expect("the problem solves");
@@ -35,6 +36,33 @@ fn solves<M: Model, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usiz
             sol.objective()
         );
     }
+}
+
+/// The problem with IPOPT's own options from `IPOPT_OPTIONS` (`name=value,...`; a value
+/// that parses as an integer is one, then a number, else a string).
+#[cfg(feature = "ipopt")]
+fn with_options<M: Model, C: Cost, P: PathConstraint>(
+    mut p: Problem<'_, M, C, P>,
+) -> Problem<'_, M, C, P> {
+    let options = std::env::var("IPOPT_OPTIONS").unwrap_or_default();
+    for pair in options.split(',').filter(|s| !s.is_empty()) {
+        let (name, value) = pair.split_once('=').expect("IPOPT_OPTIONS: name=value,...");
+        p = if let Ok(i) = value.parse::<i32>() {
+            p.ipopt_option(name, i)
+        } else if let Ok(x) = value.parse::<f64>() {
+            p.ipopt_option(name, x)
+        } else {
+            p.ipopt_option(name, value)
+        };
+    }
+    p
+}
+
+#[cfg(not(feature = "ipopt"))]
+fn with_options<M: Model, C: Cost, P: PathConstraint>(
+    p: Problem<'_, M, C, P>,
+) -> Problem<'_, M, C, P> {
+    p
 }
 
 /// The solver the third argument names.
@@ -97,7 +125,10 @@ fn main() {
         "mpc" => {
             let robot = DiffDriveRobot::default();
             for _ in 0..n {
-                let (mpc, _) = robot_line_mpc(&robot, solver());
+                let (mpc, _) = robot_line_mpc_over(
+                    &robot,
+                    with_options(robot_line_horizon(&robot).solver(solver())),
+                );
                 let (worst, median) = mpc.worst_and_median_seconds().unwrap();
                 println!(
                     "{} solves, worst {:.2} ms, median {:.2} ms",

@@ -112,7 +112,9 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         let outcome = match self.solver {
             Solver::Ripopt => self.run_ripopt(&nlp, options),
             #[cfg(feature = "ipopt")]
-            Solver::Ipopt => super::ipopt::solve(&nlp, &options, self.warm.as_ref())?,
+            Solver::Ipopt => {
+                super::ipopt::solve(&nlp, &options, &self.ipopt_options, self.warm.as_ref())?
+            }
         };
         let seconds = clock.elapsed().as_secs_f64();
         let error = nlp.take_error();

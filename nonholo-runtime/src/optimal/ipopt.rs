@@ -17,6 +17,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 use core::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::CString;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use ripopt::{NlpProblem, SolverOptions};
@@ -307,6 +308,38 @@ enum Value {
     Str(&'static CStr),
 }
 
+/// The value of an option of IPOPT's own ([`Problem::ipopt_option`]): a number, an
+/// integer or a string, as IPOPT's documentation gives the option's kind.
+///
+/// [`Problem::ipopt_option`]: super::Problem::ipopt_option
+#[derive(Debug, Clone, PartialEq)]
+pub enum IpoptValue {
+    /// A real number (`tol`, `mu_init`, ...).
+    Num(f64),
+    /// An integer (`max_iter`, `print_level`, ...).
+    Int(i32),
+    /// A string (`mu_strategy`, `linear_solver`, ...); `None` when it held a NUL byte.
+    Str(Option<CString>),
+}
+
+impl From<f64> for IpoptValue {
+    fn from(v: f64) -> Self {
+        IpoptValue::Num(v)
+    }
+}
+
+impl From<i32> for IpoptValue {
+    fn from(v: i32) -> Self {
+        IpoptValue::Int(v)
+    }
+}
+
+impl From<&str> for IpoptValue {
+    fn from(v: &str) -> Self {
+        IpoptValue::Str(CString::new(v).ok())
+    }
+}
+
 /// ripopt's options under IPOPT's names, those that both solvers have; `warm`: the
 /// multipliers' start was given, so IPOPT begins from them (`warm_start_init_point`).
 fn translate(o: &SolverOptions, warm: bool) -> Vec<(&'static CStr, Value)> {
@@ -419,6 +452,7 @@ static ONE_RUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub(crate) fn solve<P: NlpProblem>(
     nlp: &P,
     options: &SolverOptions,
+    own: &[(CString, IpoptValue)],
     warm: Option<&Duals>,
 ) -> Result<Outcome, Error> {
     let (n, m) = (nlp.num_variables(), nlp.num_constraints());
@@ -501,6 +535,25 @@ pub(crate) fn solve<P: NlpProblem>(
         if ok == 0 {
             return Err(Error::InvalidOptions(format!(
                 "IPOPT refused its option `{}`",
+                key.to_string_lossy()
+            )));
+        }
+    }
+    for (key, value) in own {
+        let k = key.as_ptr().cast_mut();
+        // SAFETY: as above.
+        let ok = unsafe {
+            match value {
+                IpoptValue::Num(v) => AddIpoptNumOption(problem.0, k, *v),
+                IpoptValue::Int(v) => AddIpoptIntOption(problem.0, k, *v),
+                IpoptValue::Str(Some(v)) => AddIpoptStrOption(problem.0, k, v.as_ptr().cast_mut()),
+                IpoptValue::Str(None) => 0,
+            }
+        };
+        if ok == 0 {
+            return Err(Error::InvalidOptions(format!(
+                "IPOPT refused the option `{}` = {value:?} (an unknown name, a value of \
+                 another kind or outside the option's range)",
                 key.to_string_lossy()
             )));
         }

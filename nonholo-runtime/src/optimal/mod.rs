@@ -75,6 +75,8 @@ mod transcription;
 
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};
 pub use friction::{FrictionMargin, MAX_CONTACTS};
+#[cfg(feature = "ipopt")]
+pub use ipopt::IpoptValue;
 pub use mpc::Mpc;
 pub use problem::{Hessian, Problem, Solver};
 pub use scheme::Scheme;

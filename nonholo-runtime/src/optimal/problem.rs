@@ -73,6 +73,9 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     pub(super) guess_inputs: Option<Vec<f64>>,
     pub(super) options: ripopt::SolverOptions,
     pub(super) solver: Solver,
+    /// IPOPT's options by name, set after those translated from `options`.
+    #[cfg(feature = "ipopt")]
+    pub(super) ipopt_options: Vec<(std::ffi::CString, super::ipopt::IpoptValue)>,
     pub(super) hessian: Hessian,
     pub(super) path_midpoints: bool,
     /// The structures found by the probes, kept for the next solve of the same layout
@@ -128,6 +131,8 @@ impl<'m, M: Model> Problem<'m, M> {
             guess_inputs: None,
             options,
             solver: Solver::Ripopt,
+            #[cfg(feature = "ipopt")]
+            ipopt_options: Vec::new(),
             hessian: Hessian::Auto,
             path_midpoints: true,
             structures: core::cell::RefCell::new(None),
@@ -396,6 +401,8 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             guess_inputs: self.guess_inputs,
             options: self.options,
             solver: self.solver,
+            #[cfg(feature = "ipopt")]
+            ipopt_options: self.ipopt_options,
             hessian: self.hessian,
             path_midpoints: self.path_midpoints,
             structures: core::cell::RefCell::new(None),
@@ -496,6 +503,39 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// ```
     pub fn solver(mut self, solver: Solver) -> Self {
         self.solver = solver;
+        self
+    }
+
+    /// An option of IPOPT's own by its name, for [`Solver::Ipopt`]: a number, an integer or
+    /// a string (`"linear_solver"` to `"ma57"` where the HSL library is installed,
+    /// `"mumps_pivot_order"`, ...), set after those [`Problem::solver_options`] gives and
+    /// over them. A name IPOPT does not know, or a value of the wrong kind, is
+    /// [`Problem::solve`]'s [`Error::InvalidOptions`].
+    ///
+    /// ```
+    /// use nonholo_runtime::optimal::{Problem, Solver};
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// let particle = ForcedOscillator { m: 1.0, k: 0.0 };
+    /// let p = Problem::new(&particle, 11)
+    ///     .initial_state(&[0.0, 0.0])
+    ///     .final_state(&[1.0, 0.0])
+    ///     .minimize_input_effort(&[1.0])
+    ///     .solver(Solver::Ipopt)
+    ///     .ipopt_option("mu_strategy", "adaptive")
+    ///     .ipopt_option("acceptable_iter", 5);
+    /// assert!(p.solve()?.objective() > 0.0);
+    /// let wrong = p.ipopt_option("no_such_option", 1.0).solve();
+    /// assert!(matches!(wrong, Err(nonholo_runtime::Error::InvalidOptions(_))));
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    #[cfg(feature = "ipopt")]
+    pub fn ipopt_option(mut self, name: &str, value: impl Into<super::ipopt::IpoptValue>) -> Self {
+        match std::ffi::CString::new(name) {
+            Ok(key) => self.ipopt_options.push((key, value.into())),
+            Err(_) => self.note(Error::InvalidOptions(format!(
+                "an IPOPT option's name holds a NUL byte: {name:?}"
+            ))),
+        }
         self
     }
 

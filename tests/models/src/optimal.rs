@@ -116,27 +116,38 @@ impl Cost for FollowLine {
     }
 }
 
-/// The robot pulled onto the line `y = 0` from 0.2 m off by MPC at 50 Hz for 2 s (1 s
-/// horizon, 20 trapezoidal nodes, |torques| <= 1), after `Mpc::prepare`'s cold solve,
-/// each horizon solved by `solver`: the controller (its solve times) and the closed-loop
-/// run.
-pub fn robot_line_mpc(
-    robot: &DiffDriveRobot,
-    solver: Solver,
-) -> (Mpc<'_, DiffDriveRobot, FollowLine>, Trajectory) {
-    let problem = Problem::new(robot, 20)
-        .solver(solver)
+/// The horizon of the robot's line MPC: 1 s, 20 trapezoidal nodes, |torques| <= 1, the
+/// cost [`FollowLine`].
+pub fn robot_line_horizon(robot: &DiffDriveRobot) -> Problem<'_, DiffDriveRobot, FollowLine> {
+    Problem::new(robot, 20)
         .duration(1.0)
         .input_bounds("t_l", -1.0, 1.0)
         .input_bounds("t_r", -1.0, 1.0)
-        .cost(FollowLine);
-    let mut mpc = Mpc::new(problem);
+        .cost(FollowLine)
+}
+
+/// The robot pulled onto the line `y = 0` from 0.2 m off by MPC at 50 Hz for 2 s over
+/// `horizon` ([`robot_line_horizon`]), after `Mpc::prepare`'s cold solve: the controller
+/// (its solve times) and the closed-loop run.
+pub fn robot_line_mpc_over<'m>(
+    robot: &'m DiffDriveRobot,
+    horizon: Problem<'m, DiffDriveRobot, FollowLine>,
+) -> (Mpc<'m, DiffDriveRobot, FollowLine>, Trajectory) {
+    let mut mpc = Mpc::new(horizon);
     let mut x0 = [0.0; DiffDriveRobot::DIM];
     x0[1] = 0.2;
     mpc.prepare(0.0, &x0).unwrap();
     let options = Options::default().control_period(0.02);
     let run = simulate_controlled(robot, &mut mpc, &x0, 0.0..2.0, &options).unwrap();
     (mpc, run)
+}
+
+/// [`robot_line_mpc_over`] the [`robot_line_horizon`] solved by `solver`.
+pub fn robot_line_mpc(
+    robot: &DiffDriveRobot,
+    solver: Solver,
+) -> (Mpc<'_, DiffDriveRobot, FollowLine>, Trajectory) {
+    robot_line_mpc_over(robot, robot_line_horizon(robot).solver(solver))
 }
 
 /// The lane change of `examples/bicycle_lane_change.rs`: upright at 5 m/s, 1 m to the
