@@ -4,7 +4,7 @@
 //! problem's errors with IPOPT's status; a panicking cost is the caller's panic again.
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::{Cost, Problem, Scheme, Solver, Status};
+use nonholo::optimal::{Cost, Problem, Scheme, Solution, Solver, Status};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{lane_change, parking, robot_line_mpc, DrivenMass};
 
@@ -30,22 +30,20 @@ fn ipopt_moves_a_mass_rest_to_rest_exactly() {
     assert!(sol.exact_hessian() && sol.iterations() <= 2);
 }
 
-/// The largest difference of two plans' states and inputs, relative to their sizes.
-fn difference(a: &nonholo::optimal::Solution, b: &nonholo::optimal::Solution) -> f64 {
-    let (sa, sb) = (a.states(), b.states());
-    assert_eq!(sa.len(), sb.len());
-    let states = sa
-        .iter()
-        .zip(sb)
-        .map(|(x, y)| (x - y).abs() / (1.0 + y.abs()))
-        .fold(0.0, f64::max);
-    let inputs = a
-        .inputs()
-        .iter()
-        .zip(b.inputs())
-        .map(|(x, y)| (x - y).abs() / (1.0 + y.abs()))
-        .fold(0.0, f64::max);
-    states.max(inputs)
+/// Asserts that two plans of one problem agree: the objectives to 1e-6 relative, the
+/// states and inputs to 1e-5 relative to their sizes.
+fn agree(a: &Solution, b: &Solution) {
+    let rel = (a.objective() - b.objective()).abs() / b.objective().abs();
+    assert!(rel < 1e-6, "objectives {} {}", a.objective(), b.objective());
+    let worst = |x: &[f64], y: &[f64]| {
+        assert_eq!(x.len(), y.len());
+        x.iter()
+            .zip(y)
+            .map(|(p, q)| (p - q).abs() / (1.0 + q.abs()))
+            .fold(0.0, f64::max)
+    };
+    let d = worst(a.states(), b.states()).max(worst(a.inputs(), b.inputs()));
+    assert!(d < 1e-5, "plans {d:e} apart");
 }
 
 #[test]
@@ -56,14 +54,7 @@ fn ipopt_and_ripopt_change_lanes_alike() {
         .solver(Solver::Ipopt)
         .solve()
         .unwrap();
-    let rel = (ipopt.objective() - ripopt.objective()).abs() / ripopt.objective();
-    assert!(
-        rel < 1e-6,
-        "objectives {} {}",
-        ipopt.objective(),
-        ripopt.objective()
-    );
-    assert!(difference(&ipopt, &ripopt) < 1e-5);
+    agree(&ipopt, &ripopt);
     assert!(ipopt.violation() < 1e-8 && ipopt.exact_hessian());
 }
 
@@ -72,14 +63,7 @@ fn ipopt_parks_the_robot_where_ripopt_does() {
     let robot = DiffDriveRobot::default();
     let ripopt = parking(&robot).solve().unwrap();
     let ipopt = parking(&robot).solver(Solver::Ipopt).solve().unwrap();
-    let rel = (ipopt.objective() - ripopt.objective()).abs() / ripopt.objective();
-    assert!(
-        rel < 1e-6,
-        "objectives {} {}",
-        ipopt.objective(),
-        ripopt.objective()
-    );
-    assert!(difference(&ipopt, &ripopt) < 1e-5);
+    agree(&ipopt, &ripopt);
 }
 
 #[test]
