@@ -37,7 +37,7 @@ fn draw(s: &mut u64) -> f64 {
 
 /// The starting point as `{"state", "u"}` per point, the solution's node states and inputs
 /// (flat), its objective and iterations, and the best of five solves' wall time.
-fn problem_json<M: Model, C: Cost, P: PathConstraint>(
+fn problem_json<M: Model + Sync, C: Cost, P: PathConstraint>(
     p: &Problem<'_, M, C, P>,
     dim: usize,
 ) -> (String, Solution) {

@@ -24,7 +24,7 @@ use nonholo_test_models::optimal::{
 };
 use std::time::Instant;
 
-fn solves<M: Model, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usize) {
+fn solves<M: Model + Sync, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usize) {
     let p = with_options(p.solver(solver()));
     for _ in 0..n {
         let start = Instant::now();
@@ -41,7 +41,7 @@ fn solves<M: Model, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usiz
 /// The problem with IPOPT's own options from `IPOPT_OPTIONS` (`name=value,...`; a value
 /// that parses as an integer is one, then a number, else a string).
 #[cfg(feature = "ipopt")]
-fn with_options<M: Model, C: Cost, P: PathConstraint>(
+fn with_options<M: Model + Sync, C: Cost, P: PathConstraint>(
     mut p: Problem<'_, M, C, P>,
 ) -> Problem<'_, M, C, P> {
     let options = std::env::var("IPOPT_OPTIONS").unwrap_or_default();
@@ -59,7 +59,7 @@ fn with_options<M: Model, C: Cost, P: PathConstraint>(
 }
 
 #[cfg(not(feature = "ipopt"))]
-fn with_options<M: Model, C: Cost, P: PathConstraint>(
+fn with_options<M: Model + Sync, C: Cost, P: PathConstraint>(
     p: Problem<'_, M, C, P>,
 ) -> Problem<'_, M, C, P> {
     p

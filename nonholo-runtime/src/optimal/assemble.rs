@@ -27,7 +27,7 @@ const WARM_MU: f64 = 1e-9;
 /// solve on average, 1e-4 and 1e-8 3.1 to 3.2, whatever the starting `mu` (1e-9 to 1e-5).
 const WARM_PUSH: f64 = 1e-6;
 
-impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
+impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     /// Solves the problem.
     ///
     /// # Errors

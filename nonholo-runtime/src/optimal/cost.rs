@@ -8,7 +8,8 @@ use crate::{Error, Scalar};
 /// `running` is `L`, `terminal` is `Phi`. Both are generic over [`Scalar`]: the
 /// transcription evaluates them in dual numbers for their exact gradients. The integral is
 /// taken by the scheme's own quadrature (rectangle for backward Euler, trapezoid,
-/// Simpson), so the cost converges at the scheme's order.
+/// Simpson), so the cost converges at the scheme's order. `Sync`: the Hessian's points
+/// may be evaluated on several threads.
 ///
 /// ```
 /// use nonholo_runtime::optimal::Cost;
@@ -26,7 +27,7 @@ use crate::{Error, Scalar};
 /// }
 /// assert_eq!(Lane.running(0.0, &[0.0, 2.0, 0.0, 0.0], &[]), 4.0);
 /// ```
-pub trait Cost {
+pub trait Cost: Sync {
     /// The running cost `L(t, x, u)`.
     fn running<S: Scalar>(&self, t: S, state: &[S], u: &[S]) -> S {
         let _ = (state, u);
@@ -46,7 +47,8 @@ pub struct NoCost;
 impl Cost for NoCost {}
 
 /// Constraints `lo <= g(t, x, u) <= hi` imposed at every point of a
-/// [`Problem`](super::Problem), `g` generic over [`Scalar`] so that its Jacobian is exact.
+/// [`Problem`](super::Problem), `g` generic over [`Scalar`] so that its Jacobian is exact
+/// (`Sync`, as [`Cost`]).
 ///
 /// ```
 /// use nonholo_runtime::optimal::PathConstraint;
@@ -67,7 +69,7 @@ impl Cost for NoCost {}
 /// Obstacle.values(0.0, &[1.0, 0.5], &[], &mut g);
 /// assert_eq!(g, [0.25]);
 /// ```
-pub trait PathConstraint {
+pub trait PathConstraint: Sync {
     /// How many values `g` has.
     fn len(&self) -> usize;
     /// Whether there are none.

@@ -16,7 +16,7 @@ use crate::{Error, Model};
 /// check draws next.
 type NearGuess<'a, M, C, P> = (Program<'a, M, C, P>, Vec<f64>, Probe);
 
-impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
+impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     /// The program at the initial guess moved by a fixed pseudo-random step (the point
     /// the checks below differentiate at), that point, and the generator for what they
     /// draw next.
@@ -210,15 +210,35 @@ impl<M: Model, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     }
 
     /// The Hessian of the Lagrangian at the guess moved by a fixed pseudo-random step and
-    /// at pseudo-random multipliers, by the tape's sweeps (what the solve uses) and by one
+    /// at pseudo-random multipliers, by the tape's sweeps (what the solve uses; with the
+    /// `parallel` feature also with the points in three runs on rayon's threads) and by one
     /// hyper-dual evaluation per entry: the largest difference relative to the largest
     /// entry (at least 1), and the number of entries. Not part of the API.
     #[doc(hidden)]
     pub fn __hessian_cross_check(&self) -> Result<(f64, usize), Error> {
+        let (worst, entries) = self.hessian_cross_check(false)?;
+        #[cfg(feature = "parallel")]
+        let worst = {
+            let (in_runs, n) = self.hessian_cross_check(true)?;
+            debug_assert_eq!(n, entries);
+            worst.max(in_runs)
+        };
+        Ok((worst, entries))
+    }
+
+    /// [`Self::__hessian_cross_check`], the tape's points in three runs if `in_runs`.
+    fn hessian_cross_check(&self, in_runs: bool) -> Result<(f64, usize), Error> {
         let (program, x, mut probe) = self.program_near_guess()?;
-        let plan = HessianPlan::probe(&program, &x).ok_or(Error::NotAvailable {
+        #[cfg_attr(not(feature = "parallel"), allow(unused_mut))]
+        let mut plan = HessianPlan::probe(&program, &x).ok_or(Error::NotAvailable {
             what: "the exact Hessian",
         })?;
+        #[cfg(feature = "parallel")]
+        if in_runs {
+            plan.in_runs(&program.layout, 3);
+        }
+        #[cfg(not(feature = "parallel"))]
+        let _ = in_runs;
         let lambda: Vec<f64> = (0..program.layout.constraints())
             .map(|_| probe.next())
             .collect();

@@ -3,7 +3,7 @@
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::Cell;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::cost::PathConstraint;
 use crate::{ContactLoadOf, Contacts, Error, Scalar};
@@ -71,7 +71,7 @@ const APEX: f64 = 1e-3;
 /// assert!((g[1] - 1.0 / 0.8).abs() < 1e-12);
 /// # Ok::<(), nonholo_runtime::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FrictionMargin<'m, M> {
     model: &'m M,
     margin: f64,
@@ -81,7 +81,19 @@ pub struct FrictionMargin<'m, M> {
     /// [`check`](PathConstraint::check)), so that the rows are of order one. Unscaled, the
     /// cone's rows are in newtons squared, thousands for a robot, and the interior-point
     /// method's barrier and its first steps were out of all proportion to the defects'.
-    unit: Cell<f64>,
+    /// Its bits in an atomic, so that the limit is `Sync` (the Hessian's threads read it).
+    unit: AtomicU64,
+}
+
+impl<M> Clone for FrictionMargin<'_, M> {
+    fn clone(&self) -> Self {
+        FrictionMargin {
+            model: self.model,
+            margin: self.margin,
+            contacts: self.contacts.clone(),
+            unit: AtomicU64::new(self.unit.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl<'m, M: Contacts> FrictionMargin<'m, M> {
@@ -96,7 +108,7 @@ impl<'m, M: Contacts> FrictionMargin<'m, M> {
             model,
             margin,
             contacts,
-            unit: Cell::new(1.0),
+            unit: AtomicU64::new(1.0f64.to_bits()),
         }
     }
 
@@ -107,16 +119,16 @@ impl<'m, M: Contacts> FrictionMargin<'m, M> {
 
     /// The rows' lower bounds: zeros.
     pub fn lower(&self) -> Vec<f64> {
-        vec![0.0; self.len()]
+        vec![0.0; 2 * self.contacts.len()]
     }
 
     /// The rows' upper bounds: none (infinite).
     pub fn upper(&self) -> Vec<f64> {
-        vec![f64::INFINITY; self.len()]
+        vec![f64::INFINITY; 2 * self.contacts.len()]
     }
 }
 
-impl<M: Contacts> PathConstraint for FrictionMargin<'_, M> {
+impl<M: Contacts + Sync> PathConstraint for FrictionMargin<'_, M> {
     fn len(&self) -> usize {
         2 * self.contacts.len()
     }
@@ -137,7 +149,7 @@ impl<M: Contacts> PathConstraint for FrictionMargin<'_, M> {
         }
         let keep = S::from_f64((1.0 - self.margin * self.margin).sqrt());
         let apex = S::from_f64(APEX * APEX);
-        let per_unit = S::from_f64(1.0 / self.unit.get());
+        let per_unit = S::from_f64(1.0 / f64::from_bits(self.unit.load(Ordering::Relaxed)));
         for (row, &c) in out.chunks_exact_mut(2).zip(&self.contacts) {
             let l = &loads[c];
             let normal = l.normal * per_unit;
@@ -176,11 +188,12 @@ impl<M: Contacts> PathConstraint for FrictionMargin<'_, M> {
             .iter()
             .map(|&c| (loads[c].mu * loads[c].normal).abs())
             .fold(0.0, f64::max);
-        self.unit.set(if unit.is_finite() && unit > 0.0 {
+        let unit = if unit.is_finite() && unit > 0.0 {
             unit
         } else {
             1.0
-        });
+        };
+        self.unit.store(unit.to_bits(), Ordering::Relaxed);
         Ok(())
     }
 }

@@ -48,7 +48,18 @@ pub(crate) struct HessianPlan {
     /// sum holds the pair's other variable alone.
     reads: Vec<(usize, u32)>,
     work: RefCell<HessianWork>,
+    /// One set of buffers per thread where the points' blocks are evaluated in parallel
+    /// (empty: one after the other, in `work`).
+    #[cfg(feature = "parallel")]
+    workers: Vec<std::sync::Mutex<HessianWork>>,
 }
+
+/// The least work, in tape operations summed over the points, that the points' blocks are
+/// shared among threads for: a thread's start and join cost some microseconds, a point of
+/// the robot's MPC (20 nodes, 400 operations each) a few. The Whipple bicycle's lane change
+/// (81 points of 3 841) is above it, the robot's MPC and parking are below.
+#[cfg(feature = "parallel")]
+const PARALLEL_WORK: usize = 100_000;
 
 struct HessianWork {
     /// The point's variables and the duration on the tape.
@@ -216,12 +227,27 @@ impl HessianPlan {
             .collect();
         let (mut slot, directions, reads) = star_colouring(nv, &pairs);
         slot.resize(nz + 1, u32::MAX);
+        #[cfg(feature = "parallel")]
+        let workers = {
+            let threads = rayon::current_num_threads();
+            if threads > 1 && tape::recorded() * l.points() >= PARALLEL_WORK {
+                // runs of points for four per thread: a thread woken late still finds
+                // work left (with one run each, the first awake often took both)
+                (0..4 * threads)
+                    .map(|_| std::sync::Mutex::new(HessianWork::new(l)))
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        };
         Some(HessianPlan {
             pairs,
             slot,
             directions,
             reads,
             work: RefCell::new(work),
+            #[cfg(feature = "parallel")]
+            workers,
         })
     }
 
@@ -249,19 +275,10 @@ impl HessianPlan {
         (rows, cols)
     }
 
-    /// Every point's weights at the multipliers `lambda` and objective factor `sigma`,
-    /// handed with the point's variables to `each(p, z, weights)`.
-    fn for_each_point(
-        l: &Layout,
-        has_terminal: bool,
-        x: &[f64],
-        sigma: f64,
-        lambda: &[f64],
-        w: &mut [f64],
-        mut each: impl FnMut(usize, &[f64], &Weights<'_>),
-    ) {
-        let (dim, nz) = (l.dim, l.nz());
-        // the weights of h f at every point from the defect rows' multipliers
+    /// The weights of `h f` at every point (`w[p * dim + i]`) from the defect rows'
+    /// multipliers `lambda`.
+    fn f_weights(l: &Layout, lambda: &[f64], w: &mut [f64]) {
+        let dim = l.dim;
         w.fill(0.0);
         let blocks = l.scheme.defect_blocks();
         let mut row = 0;
@@ -280,35 +297,60 @@ impl HessianPlan {
                 row += l.integrated.len();
             }
         }
-        let path_at = |k: usize| {
-            let start = l.path_row(k);
-            &lambda[start..start + l.np]
-        };
-        let conf_at = |p: usize| l.conf_row(p).map(|start| &lambda[start..start + l.ncc]);
+    }
+
+    /// Point `p`'s weights, given every point's `f` weights `w` ([`Self::f_weights`]).
+    fn point_weights<'a>(
+        l: &Layout,
+        has_terminal: bool,
+        (sigma, lambda): (f64, &'a [f64]),
+        w: &'a [f64],
+        p: usize,
+    ) -> Weights<'a> {
+        let dim = l.dim;
         let none: &[f64] = &[];
+        Weights {
+            f: &w[p * dim..(p + 1) * dim],
+            running: sigma * l.units(p),
+            path: if l.np > 0 && p < l.path_points() {
+                let start = l.path_row(p);
+                &lambda[start..start + l.np]
+            } else {
+                none
+            },
+            conf: l
+                .conf_row(p)
+                .map_or(none, |start| &lambda[start..start + l.ncc]),
+            terminal: if has_terminal && p + 1 == l.nodes {
+                sigma
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// Every point's weights at the multipliers `lambda` and objective factor `sigma`,
+    /// handed with the point's variables to `each(p, z, weights)`.
+    fn for_each_point(
+        l: &Layout,
+        has_terminal: bool,
+        x: &[f64],
+        sigma: f64,
+        lambda: &[f64],
+        w: &mut [f64],
+        mut each: impl FnMut(usize, &[f64], &Weights<'_>),
+    ) {
+        let nz = l.nz();
+        Self::f_weights(l, lambda, w);
         for p in 0..l.points() {
-            let wt = Weights {
-                f: &w[p * dim..(p + 1) * dim],
-                running: sigma * l.units(p),
-                path: if l.np > 0 && p < l.path_points() {
-                    path_at(p)
-                } else {
-                    none
-                },
-                conf: conf_at(p).unwrap_or(none),
-                terminal: if has_terminal && p + 1 == l.nodes {
-                    sigma
-                } else {
-                    0.0
-                },
-            };
+            let wt = Self::point_weights(l, has_terminal, (sigma, lambda), w, p);
             each(p, &x[p * nz..(p + 1) * nz], &wt);
         }
     }
 
     /// The values at `x` with the objective's factor `sigma` and the constraints'
     /// multipliers `lambda`, in the order of [`HessianPlan::structure`].
-    pub fn values<M: Model, C: Cost, P: PathConstraint>(
+    pub fn values<M: Model + Sync, C: Cost, P: PathConstraint>(
         &self,
         program: &Program<'_, M, C, P>,
         x: &[f64],
@@ -316,6 +358,10 @@ impl HessianPlan {
         lambda: &[f64],
         vals: &mut [f64],
     ) -> bool {
+        #[cfg(feature = "parallel")]
+        if !self.workers.is_empty() {
+            return self.values_in_parallel(program, x, sigma, lambda, vals);
+        }
         let l = &program.layout;
         let span = l.span(x);
         let mut guard = self.work.borrow_mut();
@@ -394,8 +440,99 @@ impl HessianPlan {
         error.map_or(Ok(()), Err)
     }
 
+    /// [`Self::values`] with the points shared among rayon's threads in contiguous runs,
+    /// each run with its own buffers (and its thread's own tape), writing its own entries:
+    /// the same numbers as one after the other, but the duration's diagonal, a sum over
+    /// the points, added in another order.
+    #[cfg(feature = "parallel")]
+    fn values_in_parallel<M: Model + Sync, C: Cost, P: PathConstraint>(
+        &self,
+        program: &Program<'_, M, C, P>,
+        x: &[f64],
+        sigma: f64,
+        lambda: &[f64],
+        vals: &mut [f64],
+    ) -> bool {
+        use rayon::prelude::*;
+        let l = &program.layout;
+        let (nz, points) = (l.nz(), l.points());
+        let span = l.span(x);
+        // a panic in a user's cost left the buffers whole: each is overwritten first
+        fn lock(m: &std::sync::Mutex<HessianWork>) -> std::sync::MutexGuard<'_, HessianWork> {
+            m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        }
+        let mut w = core::mem::take(&mut lock(&self.workers[0]).w);
+        Self::f_weights(l, lambda, &mut w);
+        // entries per point: every pair but the duration's diagonal, which is summed
+        let per = self.pairs.len() - usize::from(self.pairs.contains(&(nz, nz)));
+        let run = points.div_ceil(self.workers.len());
+        let (blocks, rest) = vals.split_at_mut(points * per);
+        let (d, slot, pairs, reads) = (self.directions, &self.slot, &self.pairs, &self.reads);
+        let (ok, span_span) = blocks
+            .par_chunks_mut(run * per)
+            .zip(self.workers.par_iter())
+            .enumerate()
+            .map(|(r, (out, worker))| {
+                let mut guard = lock(worker);
+                let work = &mut *guard;
+                let (mut ok, mut span_span) = (true, 0.0);
+                for (i, p) in (r * run..((r + 1) * run).min(points)).enumerate() {
+                    let wt = Self::point_weights(l, program.has_terminal, (sigma, lambda), &w, p);
+                    let z = &x[p * nz..(p + 1) * nz];
+                    if let Err(e) = record(program, p, (z, span), &wt, work) {
+                        work.error.get_or_insert(e);
+                        ok = false;
+                    } else {
+                        work.sweeps.hessian(&work.outputs, slot, d);
+                    }
+                    let mut k = i * per;
+                    for (&pair, &(row, dir)) in pairs.iter().zip(reads) {
+                        let v = if ok {
+                            work.sweeps.entry(row, dir, d)
+                        } else {
+                            0.0
+                        };
+                        if pair == (nz, nz) {
+                            span_span += v;
+                        } else {
+                            out[k] = v;
+                            k += 1;
+                        }
+                    }
+                }
+                (ok, span_span)
+            })
+            .reduce(|| (true, 0.0), |a, b| (a.0 && b.0, a.1 + b.1));
+        if l.free {
+            rest[0] = span_span;
+        }
+        lock(&self.workers[0]).w = w;
+        let n = points * per + usize::from(l.free);
+        ok && vals[..n].iter().all(|v| v.is_finite())
+    }
+
+    /// Evaluates the points in `runs` runs on rayon's threads from now on, whatever the
+    /// work (the cross-check's way to test the parallel path on small problems).
+    #[cfg(feature = "parallel")]
+    pub fn in_runs(&mut self, l: &Layout, runs: usize) {
+        self.workers = (0..runs.max(1))
+            .map(|_| std::sync::Mutex::new(HessianWork::new(l)))
+            .collect();
+    }
+
     /// The first model error met.
     pub fn take_error(&self) -> Option<Error> {
+        #[cfg(feature = "parallel")]
+        for worker in &self.workers {
+            let e = worker
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .error
+                .take();
+            if e.is_some() {
+                return e;
+            }
+        }
         self.work.borrow_mut().error.take()
     }
 }

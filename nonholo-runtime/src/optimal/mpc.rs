@@ -48,7 +48,7 @@ pub struct Mpc<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     iterations: Vec<usize>,
 }
 
-impl<'m, M: Model, C: Cost, P: PathConstraint> Mpc<'m, M, C, P> {
+impl<'m, M: Model + Sync, C: Cost, P: PathConstraint> Mpc<'m, M, C, P> {
     /// The controller of `problem`: its duration is the horizon, its initial state and
     /// start time are replaced at every call; everything else (nodes, scheme, cost,
     /// bounds, final conditions, path constraints, solver options) stays.
@@ -121,7 +121,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Mpc<'m, M, C, P> {
     }
 }
 
-impl<M: Model, C: Cost, P: PathConstraint> Controller for Mpc<'_, M, C, P> {
+impl<M: Model + Sync, C: Cost, P: PathConstraint> Controller for Mpc<'_, M, C, P> {
     fn control(&mut self, t: f64, state: &[f64], u: &mut [f64]) -> Result<(), Error> {
         if u.len() != M::NU {
             return Err(Error::Dimension {

@@ -35,7 +35,7 @@ impl<M: Model, C: Cost, P: PathConstraint> Nlp<'_, M, C, P> {
     }
 }
 
-impl<M: Model, C: Cost, P: PathConstraint> ripopt::NlpProblem for Nlp<'_, M, C, P> {
+impl<M: Model + Sync, C: Cost, P: PathConstraint> ripopt::NlpProblem for Nlp<'_, M, C, P> {
     fn num_variables(&self) -> usize {
         self.program.layout.variables()
     }

@@ -550,7 +550,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     }
 }
 
-impl<'m, M: Contacts, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
+impl<'m, M: Contacts + Sync, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// Keeps every contact with `friction: mu` inside its friction cone at every point, with
     /// the leftover capacity at least `margin mu N`:
     /// `(mu N)^2 - |F_t|^2 >= (margin mu N)^2` and `N >= 0` ([`FrictionMargin`], whose rows

@@ -136,6 +136,12 @@ impl Var {
     }
 }
 
+/// The length of this thread's tape: the operations of the last recording and its leaves.
+#[cfg(feature = "parallel")]
+pub(crate) fn recorded() -> usize {
+    TAPE.with(|t| t.borrow().len())
+}
+
 /// Starts a recording on this thread's tape (forgetting the last) with `n` independent
 /// variables of values `x`, written to `leaves`: leaf `j` is tape entry `j`.
 pub(crate) fn start(x: impl Iterator<Item = f64>, leaves: &mut Vec<Var>) {

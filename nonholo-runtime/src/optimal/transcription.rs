@@ -21,7 +21,7 @@
 
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::cost::{Cost, PathConstraint};
 use super::layout::Layout;
@@ -79,10 +79,18 @@ pub(crate) struct Program<'p, M: Model, C: Cost, P: PathConstraint> {
     pub g_lower: Vec<f64>,
     pub g_upper: Vec<f64>,
     pub start: Vec<f64>,
-    work: RefCell<Work>,
+    /// Behind a lock, not a `RefCell`, so that the program is `Sync` and the Hessian's
+    /// points can be evaluated on several threads (uncontended: one evaluation at a time).
+    work: Mutex<Work>,
 }
 
 impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
+    /// The evaluations' buffers (a panic in a user's cost left them whole: they are
+    /// overwritten before being read).
+    fn work(&self) -> MutexGuard<'_, Work> {
+        self.work.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         model: &'p M,
@@ -129,18 +137,18 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
             g_lower,
             g_upper,
             start,
-            work: RefCell::new(work),
+            work: Mutex::new(work),
         }
     }
 
     /// The first model error met while solving.
     pub fn take_error(&self) -> Option<Error> {
-        self.work.borrow_mut().error.take()
+        self.work().error.take()
     }
 
     /// The largest Jacobian entry seen outside the structural pattern.
     pub fn outside_pattern(&self) -> f64 {
-        self.work.borrow().outside
+        self.work().outside
     }
 
     fn block<'a>(&self, x: &'a [f64], p: usize) -> (&'a [f64], &'a [f64]) {
@@ -257,7 +265,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         let (dim, nz) = (l.dim, l.nz());
         let span = l.span(x);
         grad.fill(0.0);
-        let mut w = self.work.borrow_mut();
+        let mut w = self.work();
         let mut d_span = self.time_weight;
         for p in 0..l.points() {
             let wgt = l.weight(p, span);
@@ -304,7 +312,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         let (dim, nz) = (l.dim, l.nz());
         let span = l.span(x);
         let h = l.h(span);
-        let mut guard = self.work.borrow_mut();
+        let mut guard = self.work();
         let w = &mut *guard;
         if !self.dynamics(x, w) {
             return false;
@@ -370,7 +378,7 @@ impl<'p, M: Model, C: Cost, P: PathConstraint> Program<'p, M, C, P> {
         let (dim, nz) = (l.dim, l.nz());
         let span = l.span(x);
         let h = l.h(span);
-        let mut guard = self.work.borrow_mut();
+        let mut guard = self.work();
         let w = &mut *guard;
         if !self.jacobians(x, w) || (l.free && !self.dynamics(x, w)) {
             return false;
