@@ -628,7 +628,7 @@ pub enum Solver {
     /// IPOPT itself, the system library through its C interface (feature `ipopt`; Debian's
     /// `coinor-libipopt-dev`, IPOPT 3.11 with MUMPS, or any IPOPT from 3.9 on, found by the
     /// linker as `-lipopt`). Its MUMPS factors the large KKT systems faster than feral in
-    /// the default build: the Whipple bicycle's lane change in 58 ms against 93, the
+    /// the default build: the Whipple bicycle's lane change in 54 ms against 93, the
     /// robot's parking in 1.0 s against 2.3; on the small systems of an MPC step MUMPS's
     /// fixed cost per factorization makes it slower (worst 7.9 ms against 6.7; see
     /// BENCHMARKS.md). One IPOPT run at a time in a process: MUMPS's sequential build
