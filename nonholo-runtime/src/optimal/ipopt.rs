@@ -1,4 +1,5 @@
-//! The program handed to a system-library IPOPT (feature `ipopt`): [`Solver::Ipopt`].
+//! The program handed to a system-library IPOPT (feature `ipopt`):
+//! [`Solver::Ipopt`](super::Solver::Ipopt).
 //!
 //! IPOPT's C interface (`IpStdCInterface.h`, unchanged from 3.9 to 3.14): the problem's
 //! callbacks are the same [`NlpProblem`] methods ripopt calls, so both solvers see one
@@ -7,9 +8,6 @@
 //!
 //! This is the crate's only `unsafe` code: the extern declarations, and the callbacks'
 //! raw pointers, each of which IPOPT documents as an array of the length it passes.
-//!
-//! [`Solver::Ipopt`]: super::Solver::Ipopt
-#![allow(unsafe_code)]
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -119,7 +117,7 @@ unsafe extern "C" {
 }
 
 /// The problem and what the callbacks keep between IPOPT's calls (the user data).
-struct Session<'a, P: NlpProblem> {
+struct Calls<'a, P: NlpProblem> {
     nlp: &'a P,
     jac: (Vec<Index>, Vec<Index>),
     hess: (Vec<Index>, Vec<Index>),
@@ -130,7 +128,7 @@ struct Session<'a, P: NlpProblem> {
     panic: RefCell<Option<Box<dyn core::any::Any + Send>>>,
 }
 
-impl<P: NlpProblem> Session<'_, P> {
+impl<P: NlpProblem> Calls<'_, P> {
     /// Runs a callback's body, `false` for IPOPT (an evaluation error) when it panics.
     fn guard(&self, f: impl FnOnce() -> bool) -> Bool {
         if self.panic.borrow().is_some() {
@@ -146,13 +144,13 @@ impl<P: NlpProblem> Session<'_, P> {
     }
 }
 
-/// The session behind IPOPT's user-data pointer.
+/// The calls' state behind IPOPT's user-data pointer.
 ///
 /// # Safety
-/// `data` is the `&Session<P>` that [`solve`] passed to `IpoptSolve`, alive for the call.
-unsafe fn session<'a, P: NlpProblem>(data: *mut c_void) -> &'a Session<'a, P> {
+/// `data` is the `&Calls<P>` that [`solve`] passed to `IpoptSolve`, alive for the call.
+unsafe fn calls<'a, P: NlpProblem>(data: *mut c_void) -> &'a Calls<'a, P> {
     // SAFETY: the caller's contract.
-    unsafe { &*(data as *const Session<'a, P>) }
+    unsafe { &*(data as *const Calls<'a, P>) }
 }
 
 /// A slice of IPOPT's of length `len` (empty when IPOPT passes null).
@@ -188,7 +186,7 @@ unsafe extern "C" fn eval_f<P: NlpProblem>(
 ) -> Bool {
     // SAFETY: IPOPT passes x of length n, one objective value and our user data.
     unsafe {
-        let s = session::<P>(data);
+        let s = calls::<P>(data);
         let (x, obj) = (input(x, n), &mut *obj);
         s.guard(|| s.nlp.objective(x, new_x != 0, obj))
     }
@@ -203,7 +201,7 @@ unsafe extern "C" fn eval_grad_f<P: NlpProblem>(
 ) -> Bool {
     // SAFETY: x and grad of length n.
     unsafe {
-        let s = session::<P>(data);
+        let s = calls::<P>(data);
         let (x, grad) = (input(x, n), output(grad, n));
         s.guard(|| s.nlp.gradient(x, new_x != 0, grad))
     }
@@ -219,7 +217,7 @@ unsafe extern "C" fn eval_g<P: NlpProblem>(
 ) -> Bool {
     // SAFETY: x of length n, g of length m.
     unsafe {
-        let s = session::<P>(data);
+        let s = calls::<P>(data);
         let (x, g) = (input(x, n), output(g, m));
         s.guard(|| s.nlp.constraints(x, new_x != 0, g))
     }
@@ -238,7 +236,7 @@ unsafe extern "C" fn eval_jac_g<P: NlpProblem>(
 ) -> Bool {
     // SAFETY: the structure's arrays when values is null, else x (n) and values (nele).
     unsafe {
-        let s = session::<P>(data);
+        let s = calls::<P>(data);
         if values.is_null() {
             output(rows, nele).copy_from_slice(&s.jac.0);
             output(cols, nele).copy_from_slice(&s.jac.1);
@@ -265,7 +263,7 @@ unsafe extern "C" fn eval_h<P: NlpProblem>(
 ) -> Bool {
     // SAFETY: as eval_jac_g, with lambda of length m.
     unsafe {
-        let s = session::<P>(data);
+        let s = calls::<P>(data);
         if values.is_null() {
             output(rows, nele).copy_from_slice(&s.hess.0);
             output(cols, nele).copy_from_slice(&s.hess.1);
@@ -294,7 +292,7 @@ unsafe extern "C" fn intermediate<P: NlpProblem>(
     data: *mut c_void,
 ) -> Bool {
     // SAFETY: our user data.
-    let s = unsafe { session::<P>(data) };
+    let s = unsafe { calls::<P>(data) };
     s.iterations.set(iteration.max(0) as usize);
     s.mu.set(mu);
     // a callback that panicked stops the run
@@ -476,7 +474,7 @@ pub(crate) fn solve<P: NlpProblem>(
             .map(|(&a, &b)| (a.max(b), a.min(b)))
             .unzip()
     };
-    let session = Session {
+    let calls = Calls {
         nlp,
         jac: (ints(jr)?, ints(jc)?),
         hess: (ints(hr)?, ints(hc)?),
@@ -487,8 +485,8 @@ pub(crate) fn solve<P: NlpProblem>(
     let (ni, mi) = (index(n, "the variables")?, index(m, "the constraints")?);
     // a run that panicked released the lock as it unwound: nothing it guards is left torn
     let one = ONE_RUN.lock().unwrap_or_else(|e| e.into_inner());
-    let nele_jac = index(session.jac.0.len(), "the Jacobian's entries")?;
-    let nele_hess = index(session.hess.0.len(), "the Hessian's entries")?;
+    let nele_jac = index(calls.jac.0.len(), "the Jacobian's entries")?;
+    let nele_hess = index(calls.hess.0.len(), "the Hessian's entries")?;
     // SAFETY: the arrays have the lengths IPOPT is told; it copies the bounds.
     let problem = unsafe {
         CreateIpoptProblem(
@@ -568,7 +566,7 @@ pub(crate) fn solve<P: NlpProblem>(
         }
         _ => (vec![0.0; m], vec![0.0; n], vec![0.0; n]),
     };
-    // SAFETY: every array has the length IPOPT was told; the session outlives the call.
+    // SAFETY: every array has the length IPOPT was told; the state outlives the call.
     let code = unsafe {
         IpoptSolve(
             problem.0,
@@ -578,12 +576,12 @@ pub(crate) fn solve<P: NlpProblem>(
             y.as_mut_ptr(),
             z_l.as_mut_ptr(),
             z_u.as_mut_ptr(),
-            (&session as *const Session<'_, P>).cast_mut().cast(),
+            (&calls as *const Calls<'_, P>).cast_mut().cast(),
         )
     };
     drop(problem);
     drop(one);
-    if let Some(p) = session.panic.take() {
+    if let Some(p) = calls.panic.take() {
         resume_unwind(p);
     }
     let (optimal, name) = status(code);
@@ -592,12 +590,12 @@ pub(crate) fn solve<P: NlpProblem>(
         objective,
         optimal,
         status: name.into(),
-        iterations: session.iterations.get(),
+        iterations: calls.iterations.get(),
         duals: Duals {
             y,
             z_l,
             z_u,
-            mu: session.mu.get(),
+            mu: calls.mu.get(),
         },
     })
 }

@@ -57,6 +57,7 @@
 //! ```
 
 mod assemble;
+mod colouring;
 mod cost;
 mod diagnostics;
 mod friction;
