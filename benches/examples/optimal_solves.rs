@@ -13,7 +13,9 @@
 //! robot's dash within the friction margin 0.05 (`examples/robot_dash.rs`), `swing` the
 //! manipulator's (`examples/manipulator_swing.rs`; `swing-zero` from zero multipliers).
 //! `ipopt` solves with the system library's IPOPT (`--features ipopt`), with IPOPT's own
-//! options from `IPOPT_OPTIONS=name=value,...`.
+//! options from `IPOPT_OPTIONS=name=value,...`. `CYCLIC=on` leaves every problem's cyclic
+//! components to quadrature (`Problem::cyclic_by_quadrature`), `CYCLIC=off` keeps them
+//! (the MPC's horizon leaves them unless `off`).
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
 use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme, Solver};
@@ -26,6 +28,9 @@ use std::time::Instant;
 
 fn solves<M: Model + Sync, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, n: usize) {
     let p = with_options(p.solver(solver()));
+    if !p.cyclic().is_empty() {
+        println!("cyclic: {:?}", p.cyclic());
+    }
     for _ in 0..n {
         let start = Instant::now();
         let sol = p.solve().expect("the problem solves");
@@ -42,8 +47,9 @@ fn solves<M: Model + Sync, C: Cost, P: PathConstraint>(p: Problem<'_, M, C, P>, 
 /// that parses as an integer is one, then a number, else a string).
 #[cfg(feature = "ipopt")]
 fn with_options<M: Model + Sync, C: Cost, P: PathConstraint>(
-    mut p: Problem<'_, M, C, P>,
+    p: Problem<'_, M, C, P>,
 ) -> Problem<'_, M, C, P> {
+    let mut p = cyclic(p);
     let options = std::env::var("IPOPT_OPTIONS").unwrap_or_default();
     for pair in options.split(',').filter(|s| !s.is_empty()) {
         let (name, value) = pair.split_once('=').expect("IPOPT_OPTIONS: name=value,...");
@@ -62,7 +68,19 @@ fn with_options<M: Model + Sync, C: Cost, P: PathConstraint>(
 fn with_options<M: Model + Sync, C: Cost, P: PathConstraint>(
     p: Problem<'_, M, C, P>,
 ) -> Problem<'_, M, C, P> {
-    p
+    cyclic(p)
+}
+
+/// The problem with its cyclic components left to quadrature (`CYCLIC=on`) or kept
+/// (`CYCLIC=off`); unset, as the problem states it (the MPC's horizon: on).
+fn cyclic<M: Model + Sync, C: Cost, P: PathConstraint>(
+    p: Problem<'_, M, C, P>,
+) -> Problem<'_, M, C, P> {
+    match std::env::var("CYCLIC").as_deref() {
+        Ok("on") => p.cyclic_by_quadrature(true),
+        Ok("off") => p.cyclic_by_quadrature(false),
+        _ => p,
+    }
 }
 
 /// The solver the third argument names.

@@ -14,6 +14,7 @@ mod contact_derivatives;
 mod contact_forces;
 mod contact_moments;
 mod contact_series;
+mod cyclic;
 mod energy_balance;
 mod ensemble;
 mod events;

@@ -6,12 +6,13 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::choices::{Hessian, Solver};
 use super::cost::{Cost, PathConstraint};
 use super::hessian::HessianPlan;
 use super::layout::Layout;
 use super::nlp::{Nlp, Outcome};
 use super::pattern::{Pattern, Probe};
-use super::problem::{Hessian, Problem, Solver, Structures};
+use super::problem::{Problem, Structures};
 use super::scheme::Scheme;
 use super::solution::{Duals, Solution};
 use super::transcription::Program;
@@ -105,6 +106,13 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             options.warm_start_bound_push = WARM_PUSH;
             options.warm_start_bound_frac = WARM_PUSH;
             options.warm_start_mult_bound_push = WARM_PUSH;
+            // ripopt pushes the starting point off its bounds by `bound_push` before its
+            // warm start does by `warm_start_bound_push` (Ipopt uses only the latter):
+            // a plan riding its torque limits would start 1e-2 inside them, its defects
+            // off by 1e-2 and the barrier re-centred at 1e-5 (the robot's MPC: 8
+            // iterations to re-solve the very problem just solved)
+            options.bound_push = WARM_PUSH;
+            options.bound_frac = WARM_PUSH;
         }
         let exact = hessian.is_some();
         let nlp = Nlp { program, hessian };
@@ -119,7 +127,12 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         let seconds = clock.elapsed().as_secs_f64();
         let error = nlp.take_error();
         let Nlp { program, hessian } = nlp;
+        // before the reconstruction: the program holds the cyclic components at the start
         let violation = program.violation(&outcome.x);
+        let mut outcome = outcome;
+        if outcome.optimal.is_some() {
+            super::cyclic::reconstruct(self.model, &program.layout, &mut outcome.x)?;
+        }
         let outside = program.outside_pattern();
         let (nodes, scheme) = (program.layout.nodes, program.layout.scheme);
         let layout = program.layout;
@@ -170,10 +183,10 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         if let Some(d) = &self.warm {
             // ripopt solves without the fixed variables (the initial state, the final
             // conditions) and reads the bounds' multipliers in that reduced order
-            let (lo, hi) = self.variable_bounds(&nlp.program.layout);
+            let (lo, hi) = (&nlp.program.x_lower, &nlp.program.x_upper);
             let free: Vec<bool> = lo
                 .iter()
-                .zip(&hi)
+                .zip(hi)
                 .map(|(a, b)| !(a.is_finite() && b.is_finite() && (b - a).abs() < 1e-10))
                 .collect();
             let reduced = |z: &[f64]| -> Vec<f64> {
@@ -218,10 +231,18 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         patterns: (Pattern, Pattern),
         start: Vec<f64>,
     ) -> Program<'_, M, C, P> {
-        let bounds = (
+        let mut bounds = (
             self.variable_bounds(&layout),
             self.constraint_bounds(&layout),
         );
+        // the cyclic components stay where the start has them (`cyclic.rs`)
+        let ((lo, hi), nz) = (&mut bounds.0, layout.nz());
+        for p in 0..layout.points() {
+            for &j in &layout.cyclic {
+                lo[p * nz + j] = start[p * nz + j];
+                hi[p * nz + j] = start[p * nz + j];
+            }
+        }
         let mut program = Program::new(
             self.model,
             &self.cost,
@@ -239,6 +260,7 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     }
 
     pub(super) fn layout(&self) -> Layout {
+        let cyclic = self.cyclic_components();
         Layout {
             nodes: self.nodes,
             scheme: self.scheme,
@@ -258,7 +280,9 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
                 .filter(|&i| {
                     i >= M::NQ || !M::CONFIGURATION_COORDINATES.contains(&M::COORDINATES[i])
                 })
+                .filter(|i| !cyclic.contains(i))
                 .collect(),
+            cyclic,
             conf_block: self.conf_blocks(),
         }
     }
@@ -388,11 +412,27 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
                     };
                     tr.at_into(t.clamp(a, b), &mut state)?;
                     z[..dim].copy_from_slice(&state);
-                    if let Some(i) = tr.times().iter().position(|&ti| ti >= t)
+                    // the next sample's inputs; for the last plan read at a receding
+                    // horizon's shifted nodes (`restart`), linear in time between its
+                    // nodes, as the trapezoidal scheme's dynamics have them: the next
+                    // node's input would leave an error of the input's jump times its
+                    // gain (0.5 rad/s in the robot's wheel rates after a torque switch)
+                    // in the defects, for the solver to remove
+                    let times = tr.times();
+                    if let Some(i) = times.iter().position(|&ti| ti >= t)
                         && let Some(u) = tr.input(i)
                         && u.len() == l.nu
                     {
                         z[dim..].copy_from_slice(u);
+                        if self.warm.is_some()
+                            && let Some(before) = i.checked_sub(1).and_then(|j| tr.input(j))
+                            && times[i] > times[i - 1]
+                        {
+                            let w = (t - times[i - 1]) / (times[i] - times[i - 1]);
+                            for (zi, (a, b)) in z[dim..].iter_mut().zip(before.iter().zip(u)) {
+                                *zi = a + w * (b - a);
+                            }
+                        }
                     }
                 }
                 None => {

@@ -4,11 +4,12 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::choices::Hessian;
 use super::cost::{Cost, PathConstraint};
 use super::hessian::HessianPlan;
 use super::nlp::Nlp;
 use super::pattern::Probe;
-use super::problem::{Hessian, Problem};
+use super::problem::Problem;
 use super::transcription::Program;
 use crate::{Error, Model};
 

@@ -31,8 +31,11 @@ pub(crate) struct Layout {
     pub np: usize,
     /// Whether the path constraints hold at the midpoints too (Hermite–Simpson).
     pub path_midpoints: bool,
-    /// The state components with defect rows (all but the solved coordinates).
+    /// The state components with defect rows (all but the solved coordinates and the
+    /// cyclic components).
     pub integrated: Vec<usize>,
+    /// The cyclic components (`cyclic.rs`): fixed in the program, reconstructed after.
+    pub cyclic: Vec<usize>,
     /// For each point, the index of its configuration constraints' block among those
     /// that have one (`None`: none there; the first or last node when the conditions
     /// fix every coordinate, where the rows would be constants).

@@ -57,8 +57,10 @@
 //! ```
 
 mod assemble;
+mod choices;
 mod colouring;
 mod cost;
+mod cyclic;
 mod diagnostics;
 mod friction;
 mod hessian;
@@ -74,12 +76,13 @@ mod solution;
 mod tape;
 mod transcription;
 
+pub use choices::{Hessian, Solver};
 pub use cost::{Cost, NoCost, NoPath, PathConstraint};
 pub use friction::{FrictionMargin, MAX_CONTACTS};
 #[cfg(feature = "ipopt")]
 pub use ipopt::IpoptValue;
 pub use mpc::Mpc;
-pub use problem::{Hessian, Problem, Solver};
+pub use problem::Problem;
 pub use scheme::Scheme;
 pub use solution::{Solution, Status};
 

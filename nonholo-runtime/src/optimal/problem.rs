@@ -5,6 +5,7 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::choices::{Hessian, Solver};
 use super::cost::{Cost, NoCost, NoPath, PathConstraint};
 use super::friction::FrictionMargin;
 use super::hessian::HessianPlan;
@@ -78,6 +79,8 @@ pub struct Problem<'m, M: Model, C: Cost = NoCost, P: PathConstraint = NoPath> {
     pub(super) ipopt_options: Vec<(std::ffi::CString, super::ipopt::IpoptValue)>,
     pub(super) hessian: Hessian,
     pub(super) path_midpoints: bool,
+    /// Whether cyclic components are left to quadrature (`cyclic.rs`).
+    pub(super) quadrature: bool,
     /// The structures found by the probes, kept for the next solve of the same layout
     /// (model predictive control solves one problem again and again).
     pub(super) structures: core::cell::RefCell<Option<Structures>>,
@@ -135,6 +138,7 @@ impl<'m, M: Model> Problem<'m, M> {
             ipopt_options: Vec::new(),
             hessian: Hessian::Auto,
             path_midpoints: true,
+            quadrature: false,
             structures: core::cell::RefCell::new(None),
             warm: None,
             mistake,
@@ -405,6 +409,7 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
             ipopt_options: self.ipopt_options,
             hessian: self.hessian,
             path_midpoints: self.path_midpoints,
+            quadrature: self.quadrature,
             structures: core::cell::RefCell::new(None),
             warm: None,
             mistake: self.mistake,
@@ -477,6 +482,43 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// ```
     pub fn path_at_midpoints(mut self, midpoints: bool) -> Self {
         self.path_midpoints = midpoints;
+        self
+    }
+
+    /// Whether the cyclic state components are left out of the NLP and reconstructed by
+    /// the scheme's quadrature after the solve (not unless `true`: the transcription as
+    /// written, as other tools solve it). A component is cyclic when nothing the solver
+    /// sees reads it: no equation of motion (by the macro's structural Jacobian pattern;
+    /// a model without one keeps every component), no configuration constraint, cost or
+    /// path constraint, and it has no bounds and no final condition — a wheel's rolling
+    /// angle, or `x` when only `y` is asked for. Its defects constrain nothing else, so
+    /// the other components' optimum is the same without them, and the component follows
+    /// from that optimum by the defects themselves, exactly.
+    ///
+    /// The NLP is smaller and each iteration cheaper (the robot's MPC keeps 6 of its 9
+    /// state components: a third off every iteration). The optimum is the same, but the
+    /// interior-point method's path to it is not: on the problems of `BENCHMARKS.md` the
+    /// bicycle's lane change and the robot's dash take the same iterations, the
+    /// manipulator's swing half as many again; a cold solve of the robot's MPC horizon
+    /// from ripopt's least-squares multipliers, and IPOPT on the parking, end in other
+    /// local optima, or none. On a nonconvex problem it is a choice to measure, like a
+    /// solver option. [`Solution::cyclic`](super::Solution::cyclic) names what was
+    /// reconstructed.
+    ///
+    /// ```
+    /// use nonholo_runtime::optimal::Problem;
+    /// # use nonholo_runtime::__private::doc_models::ForcedOscillator;
+    /// let osc = ForcedOscillator { m: 1.0, k: 4.0 };
+    /// let p = Problem::new(&osc, 5)
+    ///     .initial_state(&[1.0, 0.0])
+    ///     .minimize_input_effort(&[1.0])
+    ///     .cyclic_by_quadrature(true);
+    /// // the spring reads the position and the position the speed: nothing is cyclic
+    /// assert!(p.solve()?.cyclic().is_empty());
+    /// # Ok::<(), nonholo_runtime::Error>(())
+    /// ```
+    pub fn cyclic_by_quadrature(mut self, on: bool) -> Self {
+        self.quadrature = on;
         self
     }
 
@@ -583,25 +625,6 @@ impl<'m, M: Contacts + Sync, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     }
 }
 
-/// How the solver has the Hessian of the Lagrangian.
-///
-/// ```
-/// use nonholo_runtime::optimal::Hessian;
-/// assert_eq!(Hessian::default(), Hessian::Auto);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Hessian {
-    /// Exact where the model allows it (its equations and configuration constraints in
-    /// any scalar: every generated model), L-BFGS otherwise.
-    #[default]
-    Auto,
-    /// Exact, or [`Error::NotAvailable`] from [`Problem::solve`].
-    Exact,
-    /// L-BFGS (Ipopt's `limited-memory`): no second derivatives; more iterations, each
-    /// cheaper.
-    LimitedMemory,
-}
-
 /// What the probes found: the Jacobians' structures and the Hessian's plan, for a layout.
 pub(crate) struct Structures {
     pub(super) nodes: usize,
@@ -609,31 +632,4 @@ pub(crate) struct Structures {
     pub(super) patterns: (Pattern, Pattern),
     /// `None`: L-BFGS.
     pub(super) plan: Option<HessianPlan>,
-}
-
-/// The NLP solver a [`Problem`] is solved by. Both run Ipopt's interior-point algorithm on
-/// the same program, with the same exact Jacobian and Hessian.
-///
-/// ```
-/// use nonholo_runtime::optimal::Solver;
-/// assert_eq!(Solver::default(), Solver::Ripopt);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Solver {
-    /// [ripopt](https://crates.io/crates/ripopt): pure Rust, its KKT systems factored by
-    /// feral's sparse LDL^T; nothing to install.
-    #[default]
-    Ripopt,
-    /// IPOPT itself, the system library through its C interface (feature `ipopt`; Debian's
-    /// `coinor-libipopt-dev`, IPOPT 3.11 with MUMPS, or any IPOPT from 3.9 on, found by the
-    /// linker as `-lipopt`). Its MUMPS factors the large KKT systems faster than feral in
-    /// the default build: the Whipple bicycle's lane change in 54 ms against 93, the
-    /// robot's parking in 1.0 s against 2.3; on the small systems of an MPC step MUMPS's
-    /// fixed cost per factorization makes it slower (worst 7.9 ms against 6.7; see
-    /// BENCHMARKS.md). One IPOPT run at a time in a process: MUMPS's sequential build
-    /// keeps global state, so runs from several threads wait for each other. IPOPT is
-    /// under the Eclipse Public License 2.0, as ripopt; MUMPS under CeCILL-C.
-    #[cfg(feature = "ipopt")]
-    Ipopt,
 }

@@ -28,6 +28,8 @@ pub struct Solution {
     seconds: f64,
     exact_hessian: bool,
     trajectory: Trajectory,
+    /// The cyclic components' names (reconstructed by quadrature).
+    cyclic: Vec<&'static str>,
     /// The solver's multipliers at the end (a warm start for the next solve of the same
     /// program: model-predictive control).
     duals: Option<Duals>,
@@ -104,8 +106,16 @@ impl Solution {
             seconds,
             exact_hessian,
             trajectory,
+            cyclic: l.cyclic.iter().map(|&j| state_name::<M>(j)).collect(),
             duals: None,
         })
+    }
+
+    /// The state components the solve left out of the NLP and reconstructed by the
+    /// scheme's quadrature ([`Problem::cyclic_by_quadrature`](super::Problem::cyclic_by_quadrature)),
+    /// by name: a coordinate's, or a speed's. Empty when there were none.
+    pub fn cyclic(&self) -> &[&'static str] {
+        &self.cyclic
     }
 
     /// The optimal objective.
@@ -240,5 +250,13 @@ impl core::fmt::Display for Status {
             Status::Optimal => "optimal",
             Status::Acceptable => "acceptable",
         })
+    }
+}
+
+/// The name of state component `j`: a coordinate's, or a speed's.
+pub(super) fn state_name<M: Model>(j: usize) -> &'static str {
+    match j.checked_sub(M::NQ) {
+        None => M::COORDINATES[j],
+        Some(s) => M::SPEEDS[s],
     }
 }

@@ -117,13 +117,17 @@ impl Cost for FollowLine {
 }
 
 /// The horizon of the robot's line MPC: 1 s, 20 trapezoidal nodes, |torques| <= 1, the
-/// cost [`FollowLine`].
+/// cost [`FollowLine`]; the wheels' rolling angles left to quadrature
+/// (`cyclic_by_quadrature`), the cold solve's multipliers started from zero (from the
+/// least-squares estimate it ends in another local optimum, the robot backing off first).
 pub fn robot_line_horizon(robot: &DiffDriveRobot) -> Problem<'_, DiffDriveRobot, FollowLine> {
     Problem::new(robot, 20)
         .duration(1.0)
         .input_bounds("t_l", -1.0, 1.0)
         .input_bounds("t_r", -1.0, 1.0)
         .cost(FollowLine)
+        .cyclic_by_quadrature(true)
+        .solver_options(|o| o.least_squares_mult_init = false)
 }
 
 /// The robot pulled onto the line `y = 0` from 0.2 m off by MPC at 50 Hz for 2 s over
