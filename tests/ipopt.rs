@@ -158,6 +158,10 @@ fn ipopts_own_options_pass_through_and_a_wrong_one_is_an_error() {
         Problem::new(&mass, 11)
             .solver(Solver::Ipopt)
             .ipopt_option("bad\0name", 1),
+        // a string value with a NUL byte, refused when stated
+        Problem::new(&mass, 11)
+            .solver(Solver::Ipopt)
+            .ipopt_option("mu_strategy", "adap\0tive"),
     ] {
         let e = wrong
             .initial_state(&[0.0, 0.0])

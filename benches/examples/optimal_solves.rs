@@ -18,10 +18,10 @@
 //! (the MPC's horizon leaves them unless `off`).
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::{Cost, PathConstraint, Problem, Scheme, Solver};
+use nonholo::optimal::{Cost, PathConstraint, Problem, Solver};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
-    lane_change, oscillator_transfer, parking, robot_line_horizon, robot_line_mpc_over,
+    dash, lane_change, oscillator_transfer, parking, robot_line_horizon, robot_line_mpc_over,
     skate_guess, skate_park, swing, swing_robot, DrivenOscillator, SteeredSkate,
 };
 use std::time::Instant;
@@ -119,13 +119,7 @@ fn main() {
         }
         "dash" => {
             let robot = DiffDriveRobot::default().with_mu(0.4);
-            let p = Problem::new(&robot, 21)
-                .scheme(Scheme::HermiteSimpson)
-                .duration(1.0)
-                .initial_state(&[0.0; DiffDriveRobot::DIM])
-                .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
-                .final_speeds(&[0.0, 0.0])
-                .minimize_input_effort(&[1.0, 1.0])
+            let p = dash(&robot, 21)
                 .friction_margin_at_least(0.05)
                 .solver_options(|o| o.least_squares_mult_init = false);
             solves(p, n);

@@ -3,20 +3,9 @@
 //! reconstructed components solving the scheme's defects.
 
 use nonholo::models::{DiffDriveRobot, WhippleBicycle};
-use nonholo::optimal::{Problem, Scheme, Solution};
+use nonholo::optimal::Solution;
 use nonholo::prelude::*;
-use nonholo_test_models::optimal::{lane_change, robot_line_horizon};
-
-/// The robot's dash of `tests/suite/optimal.rs`: 0.5 m ahead in 1 s, at rest at both ends.
-fn dash(robot: &DiffDriveRobot, nodes: usize) -> Problem<'_, DiffDriveRobot> {
-    Problem::new(robot, nodes)
-        .scheme(Scheme::HermiteSimpson)
-        .duration(1.0)
-        .initial_state(&[0.0; DiffDriveRobot::DIM])
-        .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
-        .final_speeds(&[0.0, 0.0])
-        .minimize_input_effort(&[1.0, 1.0])
-}
+use nonholo_test_models::optimal::{dash, lane_change, robot_line_horizon};
 
 /// The same objective (relative), states and inputs at every node.
 fn same_optimum(a: &Solution, b: &Solution, nodes: usize, tol: f64) {

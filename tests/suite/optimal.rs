@@ -7,7 +7,7 @@ use nonholo::models::WhippleBicycle;
 use nonholo::optimal::{Problem, Scheme};
 use nonholo::prelude::*;
 use nonholo_test_models::optimal::{
-    lane_change, skate_guess, skate_park, DrivenMass, DrivenOscillator, SteeredSkate,
+    dash, lane_change, skate_guess, skate_park, DrivenMass, DrivenOscillator, SteeredSkate,
 };
 
 /// The rest-to-rest transfer of `x'' + w^2 x = u` from 0 to `big_x` in time `t_f` with
@@ -575,27 +575,18 @@ fn a_dash_within_the_friction_margin_does_not_slip() {
     use nonholo::models::DiffDriveRobot;
     let robot = DiffDriveRobot::default().with_mu(0.4);
     let t_f = 1.0;
-    let dash = |nodes: usize| {
-        Problem::new(&robot, nodes)
-            .scheme(Scheme::HermiteSimpson)
-            .duration(t_f)
-            .initial_state(&[0.0; DiffDriveRobot::DIM])
-            .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
-            .final_speeds(&[0.0, 0.0])
-            .minimize_input_effort(&[1.0, 1.0])
-    };
     assert!(
-        dash(5)
+        dash(&robot, 5)
             .friction_margin_at_least(0.05)
             .derivative_check()
             .unwrap()
             < 1e-6
     );
     let nodes = 21;
-    let free = dash(nodes).solve().unwrap();
+    let free = dash(&robot, nodes).solve().unwrap();
     // the multipliers from zero, as in examples/robot_dash.rs (from ripopt's least-squares
     // estimate the path is long and sensitive to rounding)
-    let limited = dash(nodes)
+    let limited = dash(&robot, nodes)
         .friction_margin_at_least(0.05)
         .solver_options(|o| o.least_squares_mult_init = false)
         .solve()

@@ -72,13 +72,15 @@ struct HessianWork {
     /// The recorded outputs and their weights.
     outputs: Vec<(u32, f64)>,
     sweeps: Sweeps,
-    /// The weights of `f` at every point.
+    /// The weights of `f` at every point (empty in the threads' buffers but the first:
+    /// they are found once per evaluation, before the points are shared).
     w: Vec<f64>,
     error: Option<Error>,
 }
 
 impl HessianWork {
-    fn new(l: &Layout) -> Self {
+    /// The buffers of one thread, with room for `f`'s weights if `weights`.
+    fn new(l: &Layout, weights: bool) -> Self {
         HessianWork {
             leaves: Vec::with_capacity(l.nz() + 1),
             f: vec![Var::from_f64(0.0); l.dim],
@@ -86,9 +88,55 @@ impl HessianWork {
             c: vec![Var::from_f64(0.0); l.ncc],
             outputs: Vec::with_capacity(l.dim + l.np + l.ncc + 2),
             sweeps: Sweeps::default(),
-            w: vec![0.0; l.points() * l.dim],
+            w: vec![0.0; if weights { l.points() * l.dim } else { 0 }],
             error: None,
         }
+    }
+}
+
+/// The parts of a [`HessianPlan`] that read a point's block off its tape: the pairs, each
+/// variable's colour, where each pair is read, the directions (`Sync`, for the threads).
+#[derive(Clone, Copy)]
+struct Reader<'a> {
+    pairs: &'a [(usize, usize)],
+    slot: &'a [u32],
+    reads: &'a [(usize, u32)],
+    directions: usize,
+}
+
+impl Reader<'_> {
+    /// Point `p`'s block: its weighted terms recorded on this thread's tape and swept,
+    /// each pair's entry handed to `put` in the plan's order (zeros after a model error,
+    /// which is kept in `work.error`). Whether the point evaluated.
+    fn block<M: Model, C: Cost, P: PathConstraint>(
+        self,
+        program: &Program<'_, M, C, P>,
+        p: usize,
+        at: (&[f64], f64),
+        wt: &Weights<'_>,
+        work: &mut HessianWork,
+        mut put: impl FnMut((usize, usize), f64),
+    ) -> bool {
+        let ok = match record(program, p, at, wt, work) {
+            Ok(()) => {
+                work.sweeps
+                    .hessian(&work.outputs, self.slot, self.directions);
+                true
+            }
+            Err(e) => {
+                work.error.get_or_insert(e);
+                false
+            }
+        };
+        for (&pair, &(row, dir)) in self.pairs.iter().zip(self.reads) {
+            let v = if ok {
+                work.sweeps.entry(row, dir, self.directions)
+            } else {
+                0.0
+            };
+            put(pair, v);
+        }
+        ok
     }
 }
 
@@ -176,7 +224,7 @@ impl HessianPlan {
         let l = &program.layout;
         let (dim, nz) = (l.dim, l.nz());
         let nv = nz + usize::from(l.free);
-        let mut work = HessianWork::new(l);
+        let mut work = HessianWork::new(l, true);
         let mut probe = Probe::new();
         let mut z = vec![0.0; nz];
         let mut set = vec![false; nv * nv];
@@ -235,7 +283,7 @@ impl HessianPlan {
                 // runs of points for four per thread: a thread woken late still finds
                 // work left (with one run each, the first awake often took both)
                 (0..4 * threads)
-                    .map(|_| std::sync::Mutex::new(HessianWork::new(l)))
+                    .map(|r| std::sync::Mutex::new(HessianWork::new(l, r == 0)))
                     .collect()
             } else {
                 Vec::new()
@@ -349,6 +397,15 @@ impl HessianPlan {
         }
     }
 
+    fn reader(&self) -> Reader<'_> {
+        Reader {
+            pairs: &self.pairs,
+            slot: &self.slot,
+            reads: &self.reads,
+            directions: self.directions,
+        }
+    }
+
     /// The values at `x` with the objective's factor `sigma` and the constraints'
     /// multipliers `lambda`, in the order of [`HessianPlan::structure`].
     pub fn values<M: Model + Sync, C: Cost, P: PathConstraint>(
@@ -370,7 +427,7 @@ impl HessianPlan {
         let mut w = core::mem::take(&mut work.w);
         let mut ok = true;
         let mut out = Scatter::new(l);
-        let d = self.directions;
+        let reader = self.reader();
         Self::for_each_point(
             l,
             program.has_terminal,
@@ -379,21 +436,9 @@ impl HessianPlan {
             lambda,
             &mut w,
             |p, z, wt| {
-                let recorded = record(program, p, (z, span), wt, work);
-                if let Err(e) = recorded {
-                    work.error.get_or_insert(e);
-                    ok = false;
-                } else {
-                    work.sweeps.hessian(&work.outputs, &self.slot, d);
-                }
-                for (&pair, &(row, dir)) in self.pairs.iter().zip(&self.reads) {
-                    let v = if ok {
-                        work.sweeps.entry(row, dir, d)
-                    } else {
-                        0.0
-                    };
-                    out.put(pair, v, vals);
-                }
+                ok &= reader.block(program, p, (z, span), wt, work, |pair, v| {
+                    out.put(pair, v, vals)
+                });
             },
         );
         let n = out.finish(vals);
@@ -468,7 +513,7 @@ impl HessianPlan {
         let per = self.pairs.len() - usize::from(self.pairs.contains(&(nz, nz)));
         let run = points.div_ceil(self.workers.len());
         let (blocks, rest) = vals.split_at_mut(points * per);
-        let (d, slot, pairs, reads) = (self.directions, &self.slot, &self.pairs, &self.reads);
+        let reader = self.reader();
         let (ok, span_span) = blocks
             .par_chunks_mut(run * per)
             .zip(self.workers.par_iter())
@@ -480,26 +525,15 @@ impl HessianPlan {
                 for (i, p) in (r * run..((r + 1) * run).min(points)).enumerate() {
                     let wt = Self::point_weights(l, program.has_terminal, (sigma, lambda), &w, p);
                     let z = &x[p * nz..(p + 1) * nz];
-                    if let Err(e) = record(program, p, (z, span), &wt, work) {
-                        work.error.get_or_insert(e);
-                        ok = false;
-                    } else {
-                        work.sweeps.hessian(&work.outputs, slot, d);
-                    }
                     let mut k = i * per;
-                    for (&pair, &(row, dir)) in pairs.iter().zip(reads) {
-                        let v = if ok {
-                            work.sweeps.entry(row, dir, d)
-                        } else {
-                            0.0
-                        };
+                    ok &= reader.block(program, p, (z, span), &wt, work, |pair, v| {
                         if pair == (nz, nz) {
                             span_span += v;
                         } else {
                             out[k] = v;
                             k += 1;
                         }
-                    }
+                    });
                 }
                 (ok, span_span)
             })
@@ -517,7 +551,7 @@ impl HessianPlan {
     #[cfg(feature = "parallel")]
     pub fn in_runs(&mut self, l: &Layout, runs: usize) {
         self.workers = (0..runs.max(1))
-            .map(|_| std::sync::Mutex::new(HessianWork::new(l)))
+            .map(|r| std::sync::Mutex::new(HessianWork::new(l, r == 0)))
             .collect();
     }
 

@@ -299,11 +299,12 @@ unsafe extern "C" fn intermediate<P: NlpProblem>(
     Bool::from(s.panic.borrow().is_none())
 }
 
-/// An option for IPOPT, by its name.
-enum Value {
+/// An option's value for IPOPT.
+#[derive(Clone, Copy)]
+enum Value<'a> {
     Num(f64),
     Int(c_int),
-    Str(&'static CStr),
+    Str(&'a CStr),
 }
 
 /// The value of an option of IPOPT's own ([`Problem::ipopt_option`]): a number, an
@@ -338,9 +339,20 @@ impl From<&str> for IpoptValue {
     }
 }
 
+impl IpoptValue {
+    /// The value IPOPT is given (`None`: a string with a NUL byte, which it cannot be).
+    fn value(&self) -> Option<Value<'_>> {
+        match self {
+            IpoptValue::Num(v) => Some(Value::Num(*v)),
+            IpoptValue::Int(v) => Some(Value::Int(*v)),
+            IpoptValue::Str(v) => v.as_deref().map(Value::Str),
+        }
+    }
+}
+
 /// ripopt's options under IPOPT's names, those that both solvers have; `warm`: the
 /// multipliers' start was given, so IPOPT begins from them (`warm_start_init_point`).
-fn translate(o: &SolverOptions, warm: bool) -> Vec<(&'static CStr, Value)> {
+fn translate(o: &SolverOptions, warm: bool) -> Vec<(&'static CStr, Value<'static>)> {
     use Value::{Int, Num, Str};
     let mut v = vec![
         // without it IPOPT prints its banner even at print level 0
@@ -520,40 +532,29 @@ pub(crate) fn solve<P: NlpProblem>(
         }
     }
     let problem = Owned(problem);
-    for (key, value) in translate(options, warm.is_some()) {
+    // the translated options, then the user's own (set later, so theirs prevail)
+    let translated = translate(options, warm.is_some());
+    let translated = translated.iter().map(|(k, v)| (*k, Some(*v), None));
+    let given = own.iter().map(|(k, v)| (k.as_c_str(), v.value(), Some(v)));
+    for (key, value, user) in translated.chain(given) {
         let k = key.as_ptr().cast_mut();
         // SAFETY: NUL-terminated strings IPOPT copies.
-        let ok = unsafe {
+        let ok = value.is_some_and(|value| unsafe {
             match value {
                 Value::Num(v) => AddIpoptNumOption(problem.0, k, v),
                 Value::Int(v) => AddIpoptIntOption(problem.0, k, v),
                 Value::Str(v) => AddIpoptStrOption(problem.0, k, v.as_ptr().cast_mut()),
             }
-        };
-        if ok == 0 {
-            return Err(Error::InvalidOptions(format!(
-                "IPOPT refused its option `{}`",
-                key.to_string_lossy()
-            )));
-        }
-    }
-    for (key, value) in own {
-        let k = key.as_ptr().cast_mut();
-        // SAFETY: as above.
-        let ok = unsafe {
-            match value {
-                IpoptValue::Num(v) => AddIpoptNumOption(problem.0, k, *v),
-                IpoptValue::Int(v) => AddIpoptIntOption(problem.0, k, *v),
-                IpoptValue::Str(Some(v)) => AddIpoptStrOption(problem.0, k, v.as_ptr().cast_mut()),
-                IpoptValue::Str(None) => 0,
-            }
-        };
-        if ok == 0 {
-            return Err(Error::InvalidOptions(format!(
-                "IPOPT refused the option `{}` = {value:?} (an unknown name, a value of \
-                 another kind or outside the option's range)",
-                key.to_string_lossy()
-            )));
+        } != 0);
+        if !ok {
+            let key = key.to_string_lossy();
+            return Err(Error::InvalidOptions(match user {
+                None => format!("IPOPT refused its option `{key}`"),
+                Some(value) => format!(
+                    "IPOPT refused the option `{key}` = {value:?} (an unknown name, a value \
+                     of another kind or outside the option's range)"
+                ),
+            }));
         }
     }
     // SAFETY: the callback matches IPOPT's signature.

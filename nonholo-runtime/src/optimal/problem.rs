@@ -572,8 +572,12 @@ impl<'m, M: Model, C: Cost, P: PathConstraint> Problem<'m, M, C, P> {
     /// ```
     #[cfg(feature = "ipopt")]
     pub fn ipopt_option(mut self, name: &str, value: impl Into<super::ipopt::IpoptValue>) -> Self {
+        let value = value.into();
         match std::ffi::CString::new(name) {
-            Ok(key) => self.ipopt_options.push((key, value.into())),
+            Ok(_) if value == super::ipopt::IpoptValue::Str(None) => self.note(
+                Error::InvalidOptions(format!("IPOPT's option `{name}`: a string with a NUL byte")),
+            ),
+            Ok(key) => self.ipopt_options.push((key, value)),
             Err(_) => self.note(Error::InvalidOptions(format!(
                 "an IPOPT option's name holds a NUL byte: {name:?}"
             ))),

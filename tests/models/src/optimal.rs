@@ -185,6 +185,19 @@ pub fn lane_change(bike: &WhippleBicycle, nodes: usize) -> Problem<'_, WhippleBi
         .guess(&guess)
 }
 
+/// The robot's dash of `examples/robot_dash.rs`: from rest, 0.5 m straight ahead in 1 s
+/// and at rest again, least integral of the torques squared, Hermite–Simpson on `nodes`
+/// nodes (no friction margin: add `friction_margin_at_least`).
+pub fn dash(robot: &DiffDriveRobot, nodes: usize) -> Problem<'_, DiffDriveRobot> {
+    Problem::new(robot, nodes)
+        .scheme(Scheme::HermiteSimpson)
+        .duration(1.0)
+        .initial_state(&[0.0; DiffDriveRobot::DIM])
+        .final_coordinates(&[("x", 0.5), ("y", 0.0), ("th", 0.0)])
+        .final_speeds(&[0.0, 0.0])
+        .minimize_input_effort(&[1.0, 1.0])
+}
+
 /// The parked robots of `examples/robot_parking.rs`: the squared distances of the axle's
 /// midpoint to their centres `(+-0.75, 0.6)`.
 pub struct ParkedRobots;
