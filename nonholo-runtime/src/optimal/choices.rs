@@ -40,7 +40,7 @@ pub enum Solver {
     /// linker as `-lipopt`). Its MUMPS factors the large KKT systems faster than feral in
     /// the default build: the Whipple bicycle's lane change in 54 ms against 93, the
     /// robot's parking in 1.0 s against 2.3; on the small systems of an MPC step MUMPS's
-    /// fixed cost per factorization makes it slower (worst 7.9 ms against 6.7; see
+    /// fixed cost per factorization makes it slower (worst 5.8 ms against 4.0; see
     /// BENCHMARKS.md). One IPOPT run at a time in a process: MUMPS's sequential build
     /// keeps global state, so runs from several threads wait for each other. IPOPT is
     /// under the Eclipse Public License 2.0, as ripopt; MUMPS under CeCILL-C.

@@ -65,7 +65,7 @@ impl<'m, M: Model + Sync, C: Cost, P: PathConstraint> Mpc<'m, M, C, P> {
     /// and keeps the plan as the next call's warm start; not counted among the loop's
     /// solves ([`solve_seconds`](Self::solve_seconds)). The first solve of a program is the
     /// dearest (its structures found, the barrier started at `mu = 0.1`: on the robot's
-    /// MPC 17 iterations and 15 ms against 2.2 and 2.4 ms warm-started); a controller
+    /// MPC 19 iterations and 11 ms against 2.1 and 1.5 ms warm-started); a controller
     /// pays it while it is set up, not in its first sampling period.
     ///
     /// ```
