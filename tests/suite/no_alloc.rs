@@ -5,6 +5,7 @@ use nonholo::models::{DiffDriveRobot, ParallelPoints, RollingDiskPendulum, Skate
 use nonholo::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
@@ -12,7 +13,13 @@ thread_local! {
     // Per thread: the test harness's other threads (output capture, other tests) allocate
     // concurrently, and a process-wide count made this test flaky.
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    // Set on the threads of the pool of `the_hessians_threads_allocate_nothing`, whose
+    // allocations go to `POOL_ALLOCATIONS` as well.
+    static IN_POOL: Cell<bool> = const { Cell::new(false) };
 }
+
+/// The allocations of every thread of that pool.
+static POOL_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 fn allocations() -> usize {
     ALLOCATIONS.with(Cell::get)
@@ -21,6 +28,9 @@ fn allocations() -> usize {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        if IN_POOL.try_with(Cell::get).unwrap_or(false) {
+            POOL_ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -251,4 +261,40 @@ fn optimal_control_evaluations_allocate_nothing() {
             "{scheme:?}: {one} allocations for one round, {eleven} for eleven"
         );
     }
+}
+
+/// The same with the Hessian's points shared among two threads (four runs, as a large
+/// program has them on rayon's threads): no thread allocates per round, once every
+/// thread's tape has grown. The pool is the test's own, so that only its threads count.
+#[test]
+fn the_hessians_threads_allocate_nothing() {
+    use nonholo::optimal::{Problem, Scheme};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .start_handler(|_| IN_POOL.with(|f| f.set(true)))
+        .build()
+        .unwrap();
+    let robot = DiffDriveRobot::default();
+    pool.install(|| {
+        let p = Problem::new(&robot, 8)
+            .scheme(Scheme::HermiteSimpson)
+            .duration(2.0)
+            .free_duration(1.0, 3.0)
+            .initial_state(&[0.0; 9])
+            .final_coordinates(&[("x", 0.5)])
+            .minimize_input_effort(&[1.0, 1.0]);
+        // every thread records every kind of point (the last node's terminal terms) while
+        // the runs are shared out as the threads wake
+        p.__evaluate_in_runs(40, 4).unwrap();
+        let count = |times: usize| {
+            let before = POOL_ALLOCATIONS.load(Ordering::Relaxed);
+            p.__evaluate_in_runs(times, 4).unwrap();
+            POOL_ALLOCATIONS.load(Ordering::Relaxed) - before
+        };
+        let (one, eleven) = (count(1), count(11));
+        assert_eq!(
+            eleven, one,
+            "{one} allocations for one round, {eleven} for eleven"
+        );
+    });
 }

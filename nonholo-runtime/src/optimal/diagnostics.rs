@@ -159,6 +159,19 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
     /// counts). Not part of the API.
     #[doc(hidden)]
     pub fn __evaluate(&self, times: usize) -> Result<f64, Error> {
+        self.evaluate(times, None)
+    }
+
+    /// [`Self::__evaluate`] with the Hessian's points in `runs` runs on rayon's threads,
+    /// whatever the work (what a test counts the threads' allocations of). Not part of the
+    /// API.
+    #[doc(hidden)]
+    #[cfg(feature = "parallel")]
+    pub fn __evaluate_in_runs(&self, times: usize, runs: usize) -> Result<f64, Error> {
+        self.evaluate(times, Some(runs))
+    }
+
+    fn evaluate(&self, times: usize, runs: Option<usize>) -> Result<f64, Error> {
         use ripopt::NlpProblem;
         if let Some(e) = &self.mistake {
             return Err(e.clone());
@@ -167,7 +180,14 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         let mut x = self.start(&layout)?;
         let patterns = self.patterns(&layout, &x)?;
         let program = self.program(layout, patterns, x.clone());
-        let hessian = HessianPlan::probe(&program, &program.start);
+        #[allow(unused_mut)]
+        let mut hessian = HessianPlan::probe(&program, &program.start);
+        #[cfg(feature = "parallel")]
+        if let (Some(runs), Some(plan)) = (runs, hessian.as_mut()) {
+            plan.in_runs(&program.layout, runs);
+        }
+        #[cfg(not(feature = "parallel"))]
+        let _ = runs;
         let nlp = Nlp { program, hessian };
         let (n, m) = (nlp.num_variables(), nlp.num_constraints());
         let (jr, _) = nlp.jacobian_structure();
