@@ -5,7 +5,7 @@
 //! of the macro's structural pattern of `[df/dx df/du]` is empty), nor a configuration
 //! constraint, the cost or a path constraint, and it has no bounds and no final
 //! condition. A wheel's rolling angle is the usual one: the robot's `phi_l`, `phi_r`,
-//! `phi_c`, the bicycle's `theta_r`, `theta_f`, and `x` wherever only `y` is asked for. Its
+//! `phi_c`, the bicycle's `th_r`, `th_f`, and `x` wherever only `y` is asked for. Its
 //! defect rows `x_j(k+1) - x_j(k) - h sum beta f_j` then constrain nothing else: the
 //! other components' optimum is the same without them, and `x_j` follows from it by the
 //! defects themselves, solved in order along the grid. The program keeps the component's
