@@ -4,13 +4,24 @@
 
 use crate::ctxt::Ctxt;
 use crate::dsl::parse::parse_model;
-use crate::{check, emit, lower, mechanics};
+use crate::{check, emit, lower, mechanics, urdf};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 pub fn expand(input: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
-    let model = parse_model(input, &cx);
+    let mut model = parse_model(input, &cx);
+    // the front-end stage of files the model names (a URDF): the same model the DSL gives
+    let files = urdf::import(&mut model, &cx);
+    let out = derive(model, cx);
+    // `include_bytes!` of each file read, so that the crate rebuilds when it changes
+    let tracked = files.iter().filter_map(|f| f.to_str()).map(|f| {
+        quote! { const _: &[u8] = include_bytes!(#f); }
+    });
+    quote! { #out #(#tracked)* }
+}
+
+fn derive(model: crate::dsl::ast::Model, cx: Ctxt) -> TokenStream {
     let Some(checked) = check::check(model, &cx) else {
         return cx.into_compile_errors();
     };

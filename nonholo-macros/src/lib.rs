@@ -18,6 +18,7 @@ mod lower;
 mod mechanics;
 mod model;
 mod sym;
+mod urdf;
 
 /// Derive the equations of motion of a nonholonomic system at compile time.
 ///

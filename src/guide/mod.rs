@@ -9,6 +9,7 @@
 //! | [`formulations`] | Gibbs–Appell, Boltzmann–Hamel, Voronec, multipliers: the same motion, and when each serves |
 //! | [`frames_and_bodies`] | frames, points, bodies, loads, rolling contacts; the body-wise derivation |
 //! | [`configuration_constraints`] | `holonomic(..)`, solving for a configuration, drift along a run |
+//! | [`robots_from_urdf`] | `urdf "file" { .. }`: a robot's URDF as frames, bodies, coordinates and inputs; wheels that roll from one line |
 //! | [`contact_forces`] | reactions in every formulation, the force at each rolling contact, friction, runs that stop where a wheel would slip or lift |
 //! | [`simulation`] | `simulate`, the methods, sampling, events, trajectories and their output |
 //! | [`hybrid_motion`] | events that continue a run: impacts with reset maps, the rimless wheel, Zeno piles |
@@ -34,6 +35,9 @@ pub mod frames_and_bodies {}
 
 #[doc = include_str!("configuration_constraints.md")]
 pub mod configuration_constraints {}
+
+#[doc = include_str!("robots_from_urdf.md")]
+pub mod robots_from_urdf {}
 
 #[doc = include_str!("contact_forces.md")]
 pub mod contact_forces {}

@@ -43,6 +43,7 @@ mod speed_choices;
 mod stiff;
 mod surfaces;
 mod sympy_reference;
+mod urdf;
 mod viz_browser;
 mod voronec;
 mod whipple;

@@ -188,6 +188,7 @@ fn rolling(k: &Input, r: ast::Rolls, out: &Kinematics) -> Rolling {
         }
     };
     Rolling {
+        height_tolerance: r.height_tolerance,
         span: r.kw.span(),
         body,
         plane,

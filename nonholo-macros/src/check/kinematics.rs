@@ -41,7 +41,16 @@ pub fn declare(
         } else {
             Kind::Object
         };
-        names.declare(&o.name, kind, cx);
+        // a body may carry the name of its own frame (`body L { frame: L, .. }`, as a URDF
+        // link is both): the name stays the frame's, and `rolls`, `on`, `draw` find the body
+        let own_frame = kind == Kind::Body
+            && frames.iter().any(|f| f.name == o.name)
+            && o.entries
+                .iter()
+                .any(|e| e.key == "frame" && matches!(&e.value, Expr::Ident(i) if *i == o.name));
+        if !own_frame {
+            names.declare(&o.name, kind, cx);
+        }
     }
 }
 
@@ -212,7 +221,9 @@ fn frame_tree(k: &Input, decls: Vec<ast::FrameDecl>, out: &mut Kinematics) {
                     });
                     at = Some(out.frames.len() - 1);
                 }
-                out.frame_of.insert(name, out.frames.len() - 1);
+                // no rotations (a URDF link on a fixed joint without rpy): the parent's frame
+                out.frame_of
+                    .insert(name, at.unwrap_or(out.frames.len().saturating_sub(1)));
             }
         }
     }

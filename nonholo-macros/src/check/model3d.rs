@@ -144,6 +144,9 @@ pub struct Rolling {
     pub lateral: bool,
     /// `friction: mu`, an expression of the parameters.
     pub friction: Option<Expr>,
+    /// How far a constant contact height may be from 0 and count as on the plane
+    /// ([`crate::dsl::ast::Rolls::height_tolerance`]).
+    pub height_tolerance: f64,
 }
 
 impl Rolling {

@@ -226,6 +226,10 @@ pub struct Rolls {
     pub wheel: Ident,
     pub plane: Ident,
     pub entries: Vec<Entry>,
+    /// How far (m) a constant contact height may be from 0 and still count as on the plane
+    /// by construction: 0 in the DSL; 1e-9 for a URDF link's wheel, whose offsets and angles
+    /// the file writes rounded (`1.5707963` for pi/2).
+    pub height_tolerance: f64,
 }
 
 /// `ground G { height(u, v) = h }`: uneven ground `z = h(u, v)` along the root frame's
@@ -268,6 +272,38 @@ pub enum Force {
     },
 }
 
+/// `root: ..` of a `urdf` item: how the URDF's root link moves in `world`.
+pub enum UrdfRoot {
+    /// `fixed`: the root link is `world`.
+    Fixed,
+    /// `planar(x, y, yaw [, height: h])`.
+    Planar {
+        coords: [Ident; 3],
+        height: Option<Expr>,
+    },
+    /// `floating(x, y, z, yaw, pitch, roll)`.
+    Floating { coords: [Ident; 6] },
+}
+
+/// `actuated: all` or `actuated { j, .. }`.
+pub enum Actuated {
+    None,
+    All,
+    Joints(Vec<Ident>),
+}
+
+/// `urdf "file.urdf" { root: .., hold { .. }, actuated: .., packages { .. } }`: a robot
+/// read from a URDF file at compile time (the `urdf` front-end stage turns it into the
+/// frames, points, bodies, coordinates, inputs and forces the DSL would declare).
+pub struct Urdf {
+    pub path: syn::LitStr,
+    /// `None` when `root` is missing (reported) or did not parse.
+    pub root: Option<(Span, UrdfRoot)>,
+    pub hold: Vec<Ident>,
+    pub actuated: Actuated,
+    pub packages: Vec<syn::LitStr>,
+}
+
 /// A section keyword and where it was written (for duplicate/combination errors).
 pub struct Section<T> {
     pub span: Span,
@@ -305,6 +341,8 @@ pub struct Model {
     pub holonomic: Vec<Holonomic>,
     /// `draw { .. }`: shapes added to (or hidden from) the default scene.
     pub draw: Option<Section<Vec<DrawItem>>>,
+    /// `urdf "file" { .. }`: a robot from a URDF file.
+    pub urdf: Option<Section<Urdf>>,
     /// Sections whose parse failed (already reported): not to be reported missing.
     pub failed: Vec<String>,
 }

@@ -4,3 +4,4 @@ pub mod ast;
 mod entries;
 pub mod expr;
 pub mod parse;
+mod urdf;

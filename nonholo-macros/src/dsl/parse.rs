@@ -34,6 +34,7 @@ pub const SECTIONS: &[&str] = &[
     "rolls",
     "holonomic",
     "draw",
+    "urdf",
 ];
 
 /// Parse the whole macro input, recording every error in `cx`.
@@ -303,13 +304,25 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
                 ));
             }
             let plane: Ident = input.parse()?;
-            let entries = entries(input, cx)?;
+            // `rolls LINK on G;`: a URDF link's wheel, everything taken from the file
+            let entries = if input.peek(Token![;]) {
+                input.parse::<Token![;]>()?;
+                Vec::new()
+            } else {
+                entries(input, cx)?
+            };
             m.rolls.push(Rolls {
                 kw: kw.clone(),
                 wheel,
                 plane,
                 entries,
+                height_tolerance: 0.0,
             });
+            return Ok(());
+        }
+        "urdf" => {
+            let item = super::urdf::urdf_item(input, cx)?;
+            set_once(&mut m.urdf, &kw, item, cx);
             return Ok(());
         }
         "draw" => {

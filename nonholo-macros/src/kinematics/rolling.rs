@@ -59,6 +59,9 @@ pub struct Wheel {
     pub fixed_up: bool,
     pub lateral: bool,
     pub solve: Option<u32>,
+    /// A contact height within this (m) of 0 at every probe counts as on the plane by
+    /// construction (0: only an identically zero one).
+    pub height_tolerance: f64,
 }
 
 impl Wheel {
@@ -306,7 +309,7 @@ pub fn roll(
     let rel = w.center.sub(g, &w.plane_point);
     let nc = kin.tree.dot(g, &n, &rel);
     let h = g.add(nc, depth);
-    let height = if probably_zero(g, h) {
+    let height = if probably_zero(g, h) || within(g, h, w.height_tolerance) {
         if w.solve.is_some() {
             return Err((
                 Site::Solve,
@@ -357,6 +360,18 @@ pub fn roll(
         point,
         velocity: v_m,
     })
+}
+
+/// `e` is within `tol` of 0 where it is a number, and at each of the probes' random
+/// points otherwise (a URDF wheel's height: rounded offsets and angles leave ~1e-10).
+fn within(g: &Graph, e: Id, tol: f64) -> bool {
+    if tol <= 0.0 {
+        return false;
+    }
+    match g.as_number(e) {
+        Some(v) => v.to_f64().abs() <= tol,
+        None => crate::sym::linsolve::within_at_random_points(g, e, tol),
+    }
 }
 
 /// A unit axis of the root frame not along `n` (for the rows of a surface without an axle

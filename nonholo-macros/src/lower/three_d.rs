@@ -175,6 +175,7 @@ impl Lowerer<'_> {
                     fixed_up,
                     lateral,
                     solve: r.solve.map(|(i, _)| self.clock.q[i]),
+                    height_tolerance: r.height_tolerance,
                 },
             ));
         }

@@ -377,6 +377,26 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     checked > 0
 }
 
+/// `|e| <= tol` (absolute) at the random points [`probably_zero`] probes, at least one of
+/// them finite.
+pub fn within_at_random_points(g: &Graph, e: Id, tol: f64) -> bool {
+    let mut points = RandomPoints::new(0x9E37_79B9_7F4A_7C15);
+    let mut checked = 0;
+    for _ in 0..6 {
+        let env = points.next_point(g);
+        let mut memo = HashMap::default();
+        let v = g.eval(e, &env, &mut memo);
+        if !v.is_finite() {
+            continue;
+        }
+        checked += 1;
+        if v.abs() > tol {
+            return false;
+        }
+    }
+    checked > 0
+}
+
 /// `a x = b` by Gaussian elimination with partial pivoting, in floating point (numeric
 /// probes of the derivation and tests, never the emitted code); `None` when a pivot
 /// vanishes or is not finite.

@@ -20,5 +20,6 @@ pub mod spatial;
 pub mod speed_choices;
 pub mod surfaces;
 mod systems;
+pub mod urdf;
 pub mod voronec;
 pub mod whipple;
