@@ -8,8 +8,10 @@
 #   TEST_TIME_WARM=0 ...                        (skips the warm rerun)
 #
 # Per phase: "compile" is until the first test binary runs, "run" the rest (test binaries,
-# trybuild's UI cases, doctests). Headless Chromium must be installed (tests/suite/viz_browser).
+# trybuild's UI cases, doctests). Headless Chromium must be installed (tests/suite/viz_browser):
+# NONHOLO_REQUIRE_BROWSER=1 fails those tests without it rather than timing a run that skipped them.
 set -euo pipefail
+export NONHOLO_REQUIRE_BROWSER=1
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${TEST_TIME_DIR:-/tmp/nonholo-test-time}
 echo "| commit | cold (s) | compile (s) | run (s) | warm (s) | one-line test edit (s) | passed |"

@@ -38,6 +38,7 @@ use std::time::Duration;
 
 /// The solvers each large problem is timed with, by the bench function's name.
 fn solvers() -> Vec<(&'static str, Solver)> {
+    #[cfg_attr(not(feature = "ipopt"), allow(unused_mut))]
     let mut v = vec![("exact_hessian", Solver::Ripopt)];
     #[cfg(feature = "ipopt")]
     v.push(("ipopt", Solver::Ipopt));

@@ -5,9 +5,11 @@
 //! arrows until the key `c` hides them.
 //!
 //! Needs Chromium (`chromium`, `chromium-browser` or `google-chrome` on the `PATH`, or
-//! `$NONHOLO_CHROMIUM`); without one the test FAILS, unless `NONHOLO_SKIP_BROWSER=1`.
-//! (.ci/run installs the Debian package.)
+//! `$NONHOLO_CHROMIUM`). Without one each test writes `SKIPPED viz_browser::…` to stderr
+//! (past the test harness's capture) and passes, unless `NONHOLO_REQUIRE_BROWSER=1`, which
+//! makes a missing browser a failure (.ci/run sets it and installs the Debian package).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -33,6 +35,28 @@ fn chromium() -> Option<PathBuf> {
             }
         }
     }
+    None
+}
+
+/// The browser for the test `test`; `None` when there is none, after a line on stderr
+/// that says the test is skipped: written to the process's stderr itself, so that it
+/// shows though the harness captures what the test prints. With
+/// `NONHOLO_REQUIRE_BROWSER=1` a missing browser panics instead.
+fn browser_or_skip(test: &str) -> Option<PathBuf> {
+    if let Some(browser) = chromium() {
+        return Some(browser);
+    }
+    let why = format!(
+        "viz_browser::{test}: no Chromium on the PATH (set NONHOLO_CHROMIUM, or install \
+         chromium)"
+    );
+    if std::env::var("NONHOLO_REQUIRE_BROWSER").as_deref() == Ok("1") {
+        panic!("{why}, and NONHOLO_REQUIRE_BROWSER=1 requires one");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {why}; NONHOLO_REQUIRE_BROWSER=1 makes this a failure"
+    );
     None
 }
 
@@ -112,15 +136,10 @@ fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
 
 #[test]
 fn the_viewer_renders_in_chromium_paused_at_the_requested_times() {
-    let Some(browser) = chromium() else {
-        if std::env::var("NONHOLO_SKIP_BROWSER").as_deref() == Ok("1") {
-            eprintln!("viz_browser: no Chromium found, skipped (NONHOLO_SKIP_BROWSER=1)");
-            return;
-        }
-        panic!(
-            "viz_browser needs Chromium (`chromium` on the PATH or $NONHOLO_CHROMIUM; on Debian \
-             `apt-get install chromium`); set NONHOLO_SKIP_BROWSER=1 to skip this test"
-        );
+    let Some(browser) =
+        browser_or_skip("the_viewer_renders_in_chromium_paused_at_the_requested_times")
+    else {
+        return;
     };
     let work = std::env::temp_dir().join(format!("nonholo_viz_browser_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
@@ -266,12 +285,10 @@ fn the_viewer_draws_the_contact_forces_until_they_are_hidden() {
     use nonholo::models::WhippleBicycle;
     use nonholo::prelude::*;
 
-    let Some(browser) = chromium() else {
-        if std::env::var("NONHOLO_SKIP_BROWSER").as_deref() == Ok("1") {
-            eprintln!("viz_browser: no Chromium found, skipped (NONHOLO_SKIP_BROWSER=1)");
-            return;
-        }
-        panic!("viz_browser needs Chromium (see the_viewer_renders_in_chromium_paused_at_the_requested_times)");
+    let Some(browser) =
+        browser_or_skip("the_viewer_draws_the_contact_forces_until_they_are_hidden")
+    else {
+        return;
     };
     let work = std::env::temp_dir().join(format!("nonholo_viz_forces_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);

@@ -1,6 +1,7 @@
-//! How a [`Problem`] is solved: the checks of its conditions, the program's layout, guess,
-//! bounds and structures (found by probing the model, kept for the next solve), the NLP
-//! solver's run and the [`Solution`].
+//! How a [`Problem`] is solved: the checks of its conditions, the program's layout and
+//! its structures (kept for the next solve), the NLP solver's run and the [`Solution`].
+//! The program's initial point, bounds and probed structures are [`start`]'s; a receding
+//! horizon's restart is [`restart`]'s.
 
 use alloc::format;
 use alloc::vec;
@@ -11,13 +12,15 @@ use super::cost::{Cost, PathConstraint};
 use super::hessian::HessianPlan;
 use super::layout::Layout;
 use super::nlp::{Nlp, Outcome};
-use super::pattern::{Pattern, Probe};
+use super::pattern::Pattern;
 use super::problem::{Problem, Structures};
-use super::scheme::Scheme;
 use super::solution::{Duals, Solution};
 use super::transcription::Program;
 
 use crate::{Error, Model};
+
+mod restart;
+mod start;
 
 /// The least barrier parameter a warm start begins with: a floor under the last solve's
 /// final `mu` (on the robot's MPC floors from 1e-9 to 1e-5 took the same iterations).
@@ -312,49 +315,6 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
             .collect()
     }
 
-    /// Starts the problem at `(t, state)` with the guess `guess` (model predictive
-    /// control's step).
-    pub(crate) fn restart(
-        &mut self,
-        t: f64,
-        state: &[f64],
-        guess: Option<&Solution>,
-    ) -> Result<(), Error> {
-        if state.len() != M::DIM {
-            return Err(Error::Dimension {
-                what: "state",
-                expected: M::DIM,
-                found: state.len(),
-            });
-        }
-        // how far the horizon moved, in intervals: the last plan's multipliers are read
-        // that much later along the grid, like its trajectory
-        let moved = (t - self.t0) / self.duration * (self.nodes - 1) as f64;
-        self.t0 = t;
-        for (i, v) in self.initial.iter_mut().zip(state) {
-            *i = Some(*v);
-        }
-        if let Some(g) = guess {
-            self.guess = Some(g.trajectory().clone());
-            let l = self.layout();
-            self.warm = g
-                .duals()
-                .filter(|d| d.z_l.len() == l.variables() && d.y.len() == l.constraints())
-                .map(|d| shifted(d, &l, moved));
-        }
-        Ok(())
-    }
-
-    /// The scheme.
-    pub(crate) fn scheme_in_use(&self) -> Scheme {
-        self.scheme
-    }
-
-    /// The inputs' bounds.
-    pub(crate) fn input_limits(&self) -> &[(f64, f64)] {
-        &self.input_bounds
-    }
-
     /// Conditions within the bounds, and a configuration the conditions fix whole on the
     /// configuration constraints.
     pub(super) fn check_conditions(&self) -> Result<(), Error> {
@@ -393,216 +353,4 @@ impl<M: Model + Sync, C: Cost, P: PathConstraint> Problem<'_, M, C, P> {
         }
         Ok(())
     }
-
-    /// The initial point of the solver: the guess at every point.
-    pub(super) fn start(&self, l: &Layout) -> Result<Vec<f64>, Error> {
-        let (dim, nz) = (l.dim, l.nz());
-        let mut x = vec![0.0; l.points() * nz];
-        let mut state = vec![0.0; dim];
-        for p in 0..l.points() {
-            let t = l.time(p, l.duration);
-            let s = l.tau(p);
-            let z = &mut x[p * nz..(p + 1) * nz];
-            match &self.guess {
-                Some(tr) => {
-                    let (Some(&a), Some((b, _))) = (tr.times().first(), tr.last()) else {
-                        return Err(Error::InvalidOptions(
-                            "the guessed trajectory is empty".into(),
-                        ));
-                    };
-                    tr.at_into(t.clamp(a, b), &mut state)?;
-                    z[..dim].copy_from_slice(&state);
-                    // the next sample's inputs; for the last plan read at a receding
-                    // horizon's shifted nodes (`restart`), linear in time between its
-                    // nodes, as the trapezoidal scheme's dynamics have them: the next
-                    // node's input would leave an error of the input's jump times its
-                    // gain (0.5 rad/s in the robot's wheel rates after a torque switch)
-                    // in the defects, for the solver to remove
-                    let times = tr.times();
-                    if let Some(i) = times.iter().position(|&ti| ti >= t)
-                        && let Some(u) = tr.input(i)
-                        && u.len() == l.nu
-                    {
-                        z[dim..].copy_from_slice(u);
-                        if self.warm.is_some()
-                            && let Some(before) = i.checked_sub(1).and_then(|j| tr.input(j))
-                            && times[i] > times[i - 1]
-                        {
-                            let w = (t - times[i - 1]) / (times[i] - times[i - 1]);
-                            for (zi, (a, b)) in z[dim..].iter_mut().zip(before.iter().zip(u)) {
-                                *zi = a + w * (b - a);
-                            }
-                        }
-                    }
-                }
-                None => {
-                    for (zi, (initial, terminal)) in
-                        z.iter_mut().zip(self.initial.iter().zip(&self.terminal))
-                    {
-                        let a = initial.or(*terminal).unwrap_or(0.0);
-                        let b = terminal.unwrap_or(a);
-                        *zi = a + s * (b - a);
-                    }
-                }
-            }
-            if let Some(u) = &self.guess_inputs {
-                z[dim..].copy_from_slice(u);
-            }
-            // inside the bounds
-            for (v, (lo, hi)) in z
-                .iter_mut()
-                .zip(self.state_bounds.iter().chain(&self.input_bounds))
-            {
-                *v = v.clamp(*lo, *hi);
-            }
-        }
-        if l.free {
-            x.push(l.duration);
-        }
-        Ok(x)
-    }
-
-    /// The structural patterns of the model's Jacobian `[df/dx df/du]` and of its
-    /// configuration constraints' Jacobian: the entries nonzero at any of a few
-    /// pseudo-random points about the guess (an entry of an analytic function that is
-    /// zero at random points is zero everywhere; the solve checks every Jacobian it is
-    /// given against the pattern and fails if one has an entry outside it). The model's
-    /// own [`Model::JACOBIAN_PATTERN`], emitted by the macro, replaces the first where it
-    /// holds the probes' entries.
-    pub(super) fn patterns(&self, l: &Layout, start: &[f64]) -> Result<(Pattern, Pattern), Error> {
-        let (dim, nu, nz, nq, ncc) = (l.dim, l.nu, l.nz(), l.nq, l.ncc);
-        let mut jac = Pattern::empty(dim, nz);
-        let mut conf = Pattern::empty(ncc, nq);
-        let (mut a, mut b) = (vec![0.0; dim * dim], vec![0.0; dim * nu]);
-        let mut j = vec![0.0; dim * nz];
-        let mut cj = vec![0.0; ncc * nq];
-        let mut probe = Probe::new();
-        let mut z = vec![0.0; nz];
-        let mut good = 0;
-        let mut last_error = None;
-        for n in 0..12 {
-            if good >= 4 {
-                break;
-            }
-            let p = (n * 7) % l.points();
-            let t = l.time(p, l.duration);
-            for (zi, &s) in z.iter_mut().zip(&start[p * nz..(p + 1) * nz]) {
-                *zi = s + 0.5 * (1.0 + s.abs()) * probe.next();
-            }
-            let (xs, us) = z.split_at(dim);
-            match self.model.jacobians(t, xs, us, &mut a, &mut b) {
-                Ok(()) => {
-                    for i in 0..dim {
-                        j[i * nz..i * nz + dim].copy_from_slice(&a[i * dim..(i + 1) * dim]);
-                        j[i * nz + dim..(i + 1) * nz].copy_from_slice(&b[i * nu..(i + 1) * nu]);
-                    }
-                    jac.add_nonzeros(&j);
-                    if ncc > 0 {
-                        self.model.configuration_jacobian(t, &xs[..nq], &mut cj)?;
-                        conf.add_nonzeros(&cj);
-                    }
-                    good += 1;
-                }
-                Err(e) => last_error = Some(e),
-            }
-        }
-        if good == 0 {
-            return Err(last_error.unwrap_or(Error::NotAvailable {
-                what: "the model's Jacobians about the initial guess",
-            }));
-        }
-        // the macro's structural pattern where the model has one: no entry of it is left
-        // out because it vanished at the probes (the probes' entries lie in it; every
-        // Jacobian the solve is given is checked against it)
-        if let Some(pairs) = M::JACOBIAN_PATTERN {
-            let mut structural = Pattern::empty(dim, nz);
-            for &(i, c) in pairs {
-                structural.set(usize::from(i), usize::from(c));
-            }
-            if structural.contains(&jac) {
-                jac = structural;
-            }
-        }
-        Ok((jac, conf))
-    }
-
-    /// Every variable's bounds: the states' and inputs' bounds, the initial conditions
-    /// at node 0 and the final ones at the last node as fixed values.
-    pub(super) fn variable_bounds(&self, l: &Layout) -> (Vec<f64>, Vec<f64>) {
-        let nz = l.nz();
-        let mut lo = Vec::with_capacity(l.variables());
-        let mut hi = Vec::with_capacity(l.variables());
-        for _ in 0..l.points() {
-            for &(a, b) in self.state_bounds.iter().chain(&self.input_bounds) {
-                lo.push(a);
-                hi.push(b);
-            }
-        }
-        let last = l.nodes - 1;
-        for (node, cond) in [(0, &self.initial), (last, &self.terminal)] {
-            for (i, c) in cond.iter().enumerate() {
-                if let Some(v) = c {
-                    lo[node * nz + i] = *v;
-                    hi[node * nz + i] = *v;
-                }
-            }
-        }
-        if let Some((a, b)) = self.free {
-            lo.push(a);
-            hi.push(b);
-        }
-        (lo, hi)
-    }
-
-    /// Defects and configuration constraints are equalities; path constraints take their
-    /// bounds.
-    pub(super) fn constraint_bounds(&self, l: &Layout) -> (Vec<f64>, Vec<f64>) {
-        let equalities = l.defect_rows() + l.conf_points() * l.ncc;
-        let mut lo = vec![0.0; equalities];
-        let mut hi = vec![0.0; equalities];
-        for _ in 0..l.path_points() {
-            lo.extend(&self.path_bounds.0);
-            hi.extend(&self.path_bounds.1);
-        }
-        (lo, hi)
-    }
-}
-
-/// The multipliers of the last solve moved `by` intervals along the grid (a receding
-/// horizon's next solve starts that much later): each kind of block (the nodes' and the
-/// midpoints' variables and path rows, the intervals' defect rows) read by linear
-/// interpolation between its neighbours, the last held past the end. The configuration
-/// constraints' rows and the duration's bounds stay as they were.
-fn shifted(d: &Duals, l: &Layout, by: f64) -> Duals {
-    let (nz, mids) = (l.nz(), l.points() - l.nodes);
-    let mut out = d.clone();
-    let shift = |v: &[f64], out: &mut [f64], (start, count, size): (usize, usize, usize)| {
-        if count == 0 || size == 0 {
-            return;
-        }
-        let block = |k: usize| &v[start + k.min(count - 1) * size..][..size];
-        for k in 0..count {
-            let at = (k as f64 + by).max(0.0);
-            let (i, a) = (at.floor() as usize, at.fract());
-            let (lo, hi) = (block(i), block(i + 1));
-            for (j, o) in out[start + k * size..][..size].iter_mut().enumerate() {
-                *o = (1.0 - a) * lo[j] + a * hi[j];
-            }
-        }
-    };
-    for (z, o) in [(&d.z_l, &mut out.z_l), (&d.z_u, &mut out.z_u)] {
-        shift(z, o, (0, l.nodes, nz));
-        shift(z, o, (l.nodes * nz, mids, nz));
-    }
-    let defects = l.defect_rows();
-    shift(
-        &d.y,
-        &mut out.y,
-        (0, l.intervals(), defects / l.intervals()),
-    );
-    let path = l.path_row(0);
-    let path_mids = l.path_points() - l.nodes.min(l.path_points());
-    shift(&d.y, &mut out.y, (path, l.nodes.min(l.path_points()), l.np));
-    shift(&d.y, &mut out.y, (path + l.nodes * l.np, path_mids, l.np));
-    out
 }

@@ -20,14 +20,14 @@
 //! along every variable) keeps only the pairs that can be nonzero; on the Whipple
 //! bicycle 10 variables in 38 pairs take 7 directions.
 //!
-//! Hyper-dual numbers (one evaluation per entry, `eps1` seeded at `a` and `eps2` at `b`)
-//! give the same entries; `Problem::__hessian_cross_check` compares the two.
+//! Hyper-dual numbers (one evaluation per entry, `eps1` seeded at `a` and `eps2` at `b`:
+//! [`hyper_dual`]) give the same entries; `Problem::__hessian_cross_check` compares the
+//! two. With feature `parallel` a large program's points are shared among threads
+//! (`parallel`).
 
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
-
-use num_dual::HyperDual64;
 
 use super::colouring::star_colouring;
 use super::cost::{Cost, PathConstraint};
@@ -36,6 +36,10 @@ use super::pattern::Probe;
 use super::tape::{self, Sweeps, Var};
 use super::transcription::Program;
 use crate::{Error, Model, Scalar};
+
+mod hyper_dual;
+#[cfg(feature = "parallel")]
+mod parallel;
 
 /// The pairs `(a, b)`, `a >= b`, of one point's variables whose second derivative can be
 /// nonzero, the directions the sweeps follow, and the buffers of an evaluation.
@@ -446,115 +450,6 @@ impl HessianPlan {
         ok && vals[..n].iter().all(|v| v.is_finite())
     }
 
-    /// The same values as [`HessianPlan::values`], each entry one evaluation in hyper-dual
-    /// numbers: the check of the tape's sweeps (`Problem::__hessian_cross_check`).
-    pub fn values_by_hyper_duals<M: Model, C: Cost, P: PathConstraint>(
-        &self,
-        program: &Program<'_, M, C, P>,
-        x: &[f64],
-        sigma: f64,
-        lambda: &[f64],
-        vals: &mut [f64],
-    ) -> Result<(), Error> {
-        let l = &program.layout;
-        let span = l.span(x);
-        let mut w = vec![0.0; l.points() * l.dim];
-        let mut hd = HyperDualWork::new(l);
-        let mut out = Scatter::new(l);
-        let mut error = None;
-        Self::for_each_point(
-            l,
-            program.has_terminal,
-            x,
-            sigma,
-            lambda,
-            &mut w,
-            |p, z, wt| {
-                for &(a, b) in &self.pairs {
-                    let v = match second(program, p, (z, span), (a, b), wt, &mut hd) {
-                        Ok(v) => v,
-                        Err(e) => {
-                            error.get_or_insert(e);
-                            0.0
-                        }
-                    };
-                    out.put((a, b), v, vals);
-                }
-            },
-        );
-        out.finish(vals);
-        error.map_or(Ok(()), Err)
-    }
-
-    /// [`Self::values`] with the points shared among rayon's threads in contiguous runs,
-    /// each run with its own buffers (and its thread's own tape), writing its own entries:
-    /// the same numbers as one after the other, but the duration's diagonal, a sum over
-    /// the points, added in another order.
-    #[cfg(feature = "parallel")]
-    fn values_in_parallel<M: Model + Sync, C: Cost, P: PathConstraint>(
-        &self,
-        program: &Program<'_, M, C, P>,
-        x: &[f64],
-        sigma: f64,
-        lambda: &[f64],
-        vals: &mut [f64],
-    ) -> bool {
-        use rayon::prelude::*;
-        let l = &program.layout;
-        let (nz, points) = (l.nz(), l.points());
-        let span = l.span(x);
-        // a panic in a user's cost left the buffers whole: each is overwritten first
-        fn lock(m: &std::sync::Mutex<HessianWork>) -> std::sync::MutexGuard<'_, HessianWork> {
-            m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-        }
-        let mut w = core::mem::take(&mut lock(&self.workers[0]).w);
-        Self::f_weights(l, lambda, &mut w);
-        // entries per point: every pair but the duration's diagonal, which is summed
-        let per = self.pairs.len() - usize::from(self.pairs.contains(&(nz, nz)));
-        let run = points.div_ceil(self.workers.len());
-        let (blocks, rest) = vals.split_at_mut(points * per);
-        let reader = self.reader();
-        let (ok, span_span) = blocks
-            .par_chunks_mut(run * per)
-            .zip(self.workers.par_iter())
-            .enumerate()
-            .map(|(r, (out, worker))| {
-                let mut guard = lock(worker);
-                let work = &mut *guard;
-                let (mut ok, mut span_span) = (true, 0.0);
-                for (i, p) in (r * run..((r + 1) * run).min(points)).enumerate() {
-                    let wt = Self::point_weights(l, program.has_terminal, (sigma, lambda), &w, p);
-                    let z = &x[p * nz..(p + 1) * nz];
-                    let mut k = i * per;
-                    ok &= reader.block(program, p, (z, span), &wt, work, |pair, v| {
-                        if pair == (nz, nz) {
-                            span_span += v;
-                        } else {
-                            out[k] = v;
-                            k += 1;
-                        }
-                    });
-                }
-                (ok, span_span)
-            })
-            .reduce(|| (true, 0.0), |a, b| (a.0 && b.0, a.1 + b.1));
-        if l.free {
-            rest[0] = span_span;
-        }
-        lock(&self.workers[0]).w = w;
-        let n = points * per + usize::from(l.free);
-        ok && vals[..n].iter().all(|v| v.is_finite())
-    }
-
-    /// Evaluates the points in `runs` runs on rayon's threads from now on, whatever the
-    /// work (the cross-check's way to test the parallel path on small problems).
-    #[cfg(feature = "parallel")]
-    pub fn in_runs(&mut self, l: &Layout, runs: usize) {
-        self.workers = (0..runs.max(1))
-            .map(|r| std::sync::Mutex::new(HessianWork::new(l, r == 0)))
-            .collect();
-    }
-
     /// The first model error met.
     pub fn take_error(&self) -> Option<Error> {
         #[cfg(feature = "parallel")]
@@ -609,88 +504,4 @@ impl Scatter {
             self.n
         }
     }
-}
-
-/// The buffers of a hyper-dual evaluation.
-struct HyperDualWork {
-    z: Vec<HyperDual64>,
-    f: Vec<HyperDual64>,
-    g: Vec<HyperDual64>,
-    c: Vec<HyperDual64>,
-}
-
-impl HyperDualWork {
-    fn new(l: &Layout) -> Self {
-        let zero = HyperDual64::from(0.0);
-        HyperDualWork {
-            z: vec![zero; l.nz()],
-            f: vec![zero; l.dim],
-            g: vec![zero; l.np],
-            c: vec![zero; l.ncc],
-        }
-    }
-}
-
-/// `z` (and the duration, index `z.len()`) in hyper-dual numbers with `eps1` at `a` and
-/// `eps2` at `b`.
-fn seed(zh: &mut [HyperDual64], z: &[f64], span: f64, a: usize, b: usize) -> HyperDual64 {
-    let at = |i: usize, v: f64| {
-        let e1 = if i == a { 1.0 } else { 0.0 };
-        let e2 = if i == b { 1.0 } else { 0.0 };
-        HyperDual64::new(v, e1, e2, 0.0)
-    };
-    for (i, (d, &v)) in zh.iter_mut().zip(z).enumerate() {
-        *d = at(i, v);
-    }
-    at(z.len(), span)
-}
-
-/// `sum_i w_i v_i''`: the weighted second derivatives of values.
-fn weighted(w: &[f64], v: &[HyperDual64]) -> f64 {
-    w.iter().zip(v).map(|(w, v)| w * v.eps1eps2).sum()
-}
-
-/// One point's second derivative `(a, b)` of the weighted sum of its terms, by one
-/// evaluation in hyper-dual numbers.
-fn second<M: Model, C: Cost, P: PathConstraint>(
-    program: &Program<'_, M, C, P>,
-    p: usize,
-    (z, span): (&[f64], f64),
-    (a, b): (usize, usize),
-    wt: &Weights<'_>,
-    work: &mut HyperDualWork,
-) -> Result<f64, Error> {
-    let l = &program.layout;
-    let dim = l.dim;
-    let HyperDualWork { z: zh, f, g, c } = work;
-    let th = seed(zh, z, span, a, b);
-    let t = HyperDual64::from(l.t0) + th * l.tau(p);
-    let h = th * (1.0 / l.intervals() as f64);
-    let (xh, uh) = zh.split_at(dim);
-    let mut total = 0.0;
-    if wt.f.iter().any(|w| *w != 0.0) {
-        program.model.rhs_u_scalar(t, xh, uh, f)?;
-        total +=
-            wt.f.iter()
-                .zip(f.iter())
-                .map(|(w, v)| w * (h * *v).eps1eps2)
-                .sum::<f64>();
-    }
-    if wt.running != 0.0 {
-        total += wt.running * (h * program.running(t, xh, uh)).eps1eps2;
-    }
-    if wt.path.iter().any(|w| *w != 0.0) {
-        program.path.values(t, xh, uh, g);
-        total += weighted(wt.path, g);
-    }
-    if wt.conf.iter().any(|w| *w != 0.0) {
-        program
-            .model
-            .configuration_residual_scalar(t, &xh[..l.nq], c)?;
-        total += weighted(wt.conf, c);
-    }
-    if wt.terminal != 0.0 {
-        total += wt.terminal * program.cost.terminal(t, xh).eps1eps2;
-    }
-    Ok(total)
 }
