@@ -19,7 +19,7 @@ pub(super) enum Value<'a> {
 /// The value of an option of IPOPT's own ([`Problem::ipopt_option`]): a number, an
 /// integer or a string, as IPOPT's documentation gives the option's kind.
 ///
-/// [`Problem::ipopt_option`]: super::Problem::ipopt_option
+/// [`Problem::ipopt_option`]: crate::optimal::Problem::ipopt_option
 #[derive(Debug, Clone, PartialEq)]
 pub enum IpoptValue {
     /// A real number (`tol`, `mu_init`, ...).
