@@ -359,6 +359,18 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     if g.as_number(e).is_some() {
         return false;
     }
+    small_at_random_points(g, e, |scale| 1e-10 * scale.max(1.0))
+}
+
+/// `|e| <= tol` (absolute) at the random points [`probably_zero`] probes, at least one of
+/// them finite.
+pub fn within_at_random_points(g: &Graph, e: Id, tol: f64) -> bool {
+    small_at_random_points(g, e, |_| tol)
+}
+
+/// `|e| <= bound(scale)` at six pseudo-random points (`scale` the size of `e`'s terms
+/// there), the points where either is not finite skipped, at least one of them kept.
+fn small_at_random_points(g: &Graph, e: Id, bound: impl Fn(f64) -> f64) -> bool {
     let mut points = RandomPoints::new(0x9E37_79B9_7F4A_7C15);
     let mut checked = 0;
     for _ in 0..6 {
@@ -370,27 +382,7 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
             continue;
         }
         checked += 1;
-        if v.abs() > 1e-10 * scale.max(1.0) {
-            return false;
-        }
-    }
-    checked > 0
-}
-
-/// `|e| <= tol` (absolute) at the random points [`probably_zero`] probes, at least one of
-/// them finite.
-pub fn within_at_random_points(g: &Graph, e: Id, tol: f64) -> bool {
-    let mut points = RandomPoints::new(0x9E37_79B9_7F4A_7C15);
-    let mut checked = 0;
-    for _ in 0..6 {
-        let env = points.next_point(g);
-        let mut memo = HashMap::default();
-        let v = g.eval(e, &env, &mut memo);
-        if !v.is_finite() {
-            continue;
-        }
-        checked += 1;
-        if v.abs() > tol {
+        if v.abs() > bound(scale) {
             return false;
         }
     }
