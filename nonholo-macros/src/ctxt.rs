@@ -33,6 +33,11 @@ impl Ctxt {
         !self.errors.borrow().is_empty()
     }
 
+    /// How many errors are recorded (a stage that adds none succeeded).
+    pub fn error_count(&self) -> usize {
+        self.errors.borrow().len()
+    }
+
     /// All errors as one `compile_error!` stream (empty when there are none).
     pub fn into_compile_errors(self) -> proc_macro2::TokenStream {
         self.errors

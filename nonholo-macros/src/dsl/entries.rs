@@ -100,6 +100,22 @@ pub(super) fn force_entry(s: ParseStream, cx: &Ctxt) -> syn::Result<Force> {
     Ok(force)
 }
 
+/// `{ a, b, .. }`: a braced list of one kind of token (names, strings), an error per bad
+/// one.
+pub(super) fn braced_list<T: syn::parse::Parse>(
+    input: ParseStream,
+    cx: &Ctxt,
+) -> syn::Result<Vec<T>> {
+    let content;
+    braced!(content in input);
+    let mut items = Vec::new();
+    list(&content, cx, |s| {
+        items.push(s.parse::<T>()?);
+        Ok(())
+    });
+    Ok(items)
+}
+
 /// Parse `entry (sep entry)* sep?` with `sep` = `,` or `;`, recording an error per bad
 /// entry and skipping to the next separator.
 pub(super) fn list(

@@ -2,7 +2,7 @@
 //! a top-level `;` or brace group) so a mistake in one item never hides the next.
 
 use super::ast::*;
-use super::entries::{entries, equation, force_entry, ground_body, list};
+use super::entries::{braced_list, entries, equation, force_entry, ground_body, list};
 pub use super::expr::parse_expr;
 use crate::ctxt::{nearest, Ctxt};
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -180,13 +180,7 @@ fn parse_item(input: ParseStream, m: &mut Model, cx: &Ctxt) -> syn::Result<()> {
             set_once(&mut m.parameters, &kw, params, cx);
         }
         "coordinates" | "dependent" | "inputs" => {
-            let content;
-            braced!(content in input);
-            let mut names = Vec::new();
-            list(&content, cx, |s| {
-                names.push(s.parse::<Ident>()?);
-                Ok(())
-            });
+            let names = braced_list::<Ident>(input, cx)?;
             if kw == "coordinates" {
                 set_once(&mut m.coordinates, &kw, names, cx);
             } else if kw == "inputs" {

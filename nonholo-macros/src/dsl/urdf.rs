@@ -3,7 +3,7 @@
 //! file itself).
 
 use super::ast::{Actuated, Urdf, UrdfRoot};
-use super::entries::list;
+use super::entries::{braced_list, list};
 use super::expr::parse_expr;
 use crate::ctxt::{nearest, Ctxt};
 use syn::parse::ParseStream;
@@ -65,14 +65,7 @@ pub(super) fn urdf_item(input: ParseStream, cx: &Ctxt) -> syn::Result<Urdf> {
                 if s.peek(Token![:]) {
                     s.parse::<Token![:]>()?;
                 }
-                let content;
-                braced!(content in s);
-                let mut dirs = Vec::new();
-                list(&content, cx, |s| {
-                    dirs.push(s.parse::<LitStr>()?);
-                    Ok(())
-                });
-                item.packages = dirs;
+                item.packages = braced_list::<LitStr>(s, cx)?;
             }
             other => {
                 let help = match nearest(other, KEYS) {
@@ -102,14 +95,7 @@ fn idents(s: ParseStream, cx: &Ctxt) -> syn::Result<Vec<Ident>> {
     if s.peek(Token![:]) {
         s.parse::<Token![:]>()?;
     }
-    let content;
-    braced!(content in s);
-    let mut names = Vec::new();
-    list(&content, cx, |s| {
-        names.push(s.parse::<Ident>()?);
-        Ok(())
-    });
-    Ok(names)
+    braced_list::<Ident>(s, cx)
 }
 
 /// `fixed`, `planar(x, y, yaw [, height: h])` or `floating(x, y, z, yaw, pitch, roll)`.

@@ -16,7 +16,7 @@
 
 use super::vector::Vector;
 use super::{Clock, Kin};
-use crate::sym::linsolve::probably_zero;
+use crate::sym::linsolve::{probably_zero, within};
 use crate::sym::{Func, Graph, Id};
 
 /// The surface that rolls, in the engine.
@@ -360,18 +360,6 @@ pub fn roll(
         point,
         velocity: v_m,
     })
-}
-
-/// `e` is within `tol` of 0 where it is a number, and at each of the probes' random
-/// points otherwise (a URDF wheel's height: rounded offsets and angles leave ~1e-10).
-fn within(g: &Graph, e: Id, tol: f64) -> bool {
-    if tol <= 0.0 {
-        return false;
-    }
-    match g.as_number(e) {
-        Some(v) => v.to_f64().abs() <= tol,
-        None => crate::sym::linsolve::within_at_random_points(g, e, tol),
-    }
 }
 
 /// A unit axis of the root frame not along `n` (for the rows of a surface without an axle

@@ -362,10 +362,17 @@ pub fn probably_zero(g: &Graph, e: Id) -> bool {
     small_at_random_points(g, e, |scale| 1e-10 * scale.max(1.0))
 }
 
-/// `|e| <= tol` (absolute) at the random points [`probably_zero`] probes, at least one of
-/// them finite.
-pub fn within_at_random_points(g: &Graph, e: Id, tol: f64) -> bool {
-    small_at_random_points(g, e, |_| tol)
+/// `|e| <= tol` (absolute): as a number, or at the random points [`probably_zero`]
+/// probes, at least one of them finite; never for `tol <= 0` (a URDF wheel's height:
+/// rounded offsets and angles leave ~1e-10).
+pub fn within(g: &Graph, e: Id, tol: f64) -> bool {
+    if tol <= 0.0 {
+        return false;
+    }
+    match g.as_number(e) {
+        Some(v) => v.to_f64().abs() <= tol,
+        None => small_at_random_points(g, e, |_| tol),
+    }
 }
 
 /// `|e| <= bound(scale)` at six pseudo-random points (`scale` the size of `e`'s terms

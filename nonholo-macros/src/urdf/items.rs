@@ -5,7 +5,7 @@
 
 mod wheels;
 
-use super::read::{Joint, JointKind, Pose, Robot};
+use super::read::{JointKind, Pose, Robot};
 use super::tree::{self, Merged, Tree};
 use crate::ctxt::{nearest, Ctxt};
 use crate::dsl::ast::{
@@ -146,7 +146,7 @@ pub fn declare(model: &mut Model, item: &Urdf, robot: &Robot, file: &str, cx: &C
         link: robot.links.iter().map(|l| ident_name(&l.name)).collect(),
         cx,
     };
-    let errors_before = cx.has_errors();
+    let errors_before = cx.error_count();
     let joint_ids: HashMap<String, usize> = robot
         .joints
         .iter()
@@ -253,7 +253,8 @@ pub fn declare(model: &mut Model, item: &Urdf, robot: &Robot, file: &str, cx: &C
         });
     }
     // the joints, depth first: frames, origins, coordinates
-    let mut forces: Vec<(usize, Expr)> = Vec::new();
+    // each joint's generalized force: its damping and its effort
+    let mut forces: Vec<Vec<Expr>> = vec![Vec::new(); robot.joints.len()];
     let mut inputs: Vec<Ident> = Vec::new();
     let actuated: Vec<usize> = match &item.actuated {
         Actuated::None => Vec::new(),
@@ -279,16 +280,8 @@ pub fn declare(model: &mut Model, item: &Urdf, robot: &Robot, file: &str, cx: &C
             })
             .collect(),
     };
-    let mut stack: Vec<usize> = tree.below[tree.root].iter().rev().copied().collect();
-    while let Some(j) = stack.pop() {
-        let joint = &robot.joints[j];
-        joint_items(&g, model, &tree, joint, held.contains(&j));
-        stack.extend(
-            tree.below[link_index(&g, &joint.child)]
-                .iter()
-                .rev()
-                .copied(),
-        );
+    for &j in &tree.depth_first {
+        joint_items(&g, model, &tree, j, held.contains(&j));
     }
     for &j in &tree.order {
         let joint = &robot.joints[j];
@@ -297,7 +290,7 @@ pub fn declare(model: &mut Model, item: &Urdf, robot: &Robot, file: &str, cx: &C
         if joint.damping != 0.0 {
             // `<dynamics damping>`: a viscous torque (force) between the joint's links
             let d = g.bin(BinOp::Mul, g.num(-joint.damping), g.dot(&q));
-            forces.push((j, d));
+            forces[j].push(d);
         }
         if let Some(m) = &joint.mimic {
             let Some(&other) = joint_ids.get(&ident_name(&m.joint)) else {
@@ -342,7 +335,7 @@ pub fn declare(model: &mut Model, item: &Urdf, robot: &Robot, file: &str, cx: &C
     for &j in &actuated {
         let u = format!("{}_effort", ident_name(&robot.joints[j].name));
         inputs.push(g.ident(&u));
-        forces.push((j, g.var(&u)));
+        forces[j].push(g.var(&u));
     }
     // bodies: each group with mass; the fixed root's does not move
     for (link, merged) in &bodies {
@@ -355,35 +348,26 @@ pub fn declare(model: &mut Model, item: &Urdf, robot: &Robot, file: &str, cx: &C
     // the generated declarations come first: the user's refer to them
     prepend(&mut model.coordinates, coords, span);
     prepend(&mut model.inputs, inputs, span);
-    let mut generated: Vec<Force> = Vec::new();
-    for &j in &tree.order {
-        let mut terms = forces
-            .iter()
-            .filter(|(k, _)| *k == j)
-            .map(|(_, e)| e.clone());
-        if let Some(first) = terms.next() {
-            let sum = terms.fold(first, |a, b| g.bin(BinOp::Add, a, b));
-            generated.push(Force::Coordinate(Named {
+    let generated: Vec<Force> = tree
+        .order
+        .iter()
+        .filter_map(|&j| {
+            let sum = std::mem::take(&mut forces[j])
+                .into_iter()
+                .reduce(|a, b| g.bin(BinOp::Add, a, b))?;
+            Some(Force::Coordinate(Named {
                 name: g.ident(&ident_name(&robot.joints[j].name)),
                 expr: sum,
-            }));
-        }
-    }
+            }))
+        })
+        .collect();
     prepend(&mut model.forces, generated, span);
     wheels::complete_rolls(&g, model, &tree);
-    !cx.has_errors() || errors_before
+    cx.error_count() == errors_before
 }
 
 fn origin(link: &str) -> String {
     format!("{link}_origin")
-}
-
-fn link_index(g: &Gen, name: &str) -> usize {
-    g.robot
-        .links
-        .iter()
-        .position(|l| l.name == name)
-        .unwrap_or(0)
 }
 
 fn prepend<T>(slot: &mut Option<Section<Vec<T>>>, mut items: Vec<T>, span: Span) {
@@ -402,9 +386,9 @@ fn prepend<T>(slot: &mut Option<Section<Vec<T>>>, mut items: Vec<T>, span: Span)
 /// The child link's frame and origin: the parent's frame turned by the joint's fixed
 /// rotation, then by its coordinate about its axis (a revolute or continuous joint); the
 /// origin at the joint's offset, moved along the axis by a prismatic joint's coordinate.
-fn joint_items(g: &Gen, model: &mut Model, tree: &Tree, joint: &Joint, held: bool) {
-    let p = link_index(g, &joint.parent);
-    let c = link_index(g, &joint.child);
+fn joint_items(g: &Gen, model: &mut Model, tree: &Tree, j: usize, held: bool) {
+    let joint = &g.robot.joints[j];
+    let (p, c) = (tree.parent[j], tree.child[j]);
     let (parent, child) = (&g.link[p], &g.link[c]);
     let q = ident_name(&joint.name);
     let mut rotations = g.rpy(&joint.origin);
@@ -500,18 +484,15 @@ fn check_moving_mass(g: &Gen, robot: &Robot, tree: &Tree, bodies: &[(usize, Merg
     let massive: Vec<usize> = bodies.iter().map(|(l, _)| *l).collect();
     for &j in &tree.order {
         let joint = &robot.joints[j];
-        let child = link_index(g, &joint.child);
         // the links at or below the child
-        let mut stack = vec![child];
+        let mut stack = vec![tree.child[j]];
         let mut carries = false;
         while let Some(l) = stack.pop() {
             if massive.contains(&l) {
                 carries = true;
                 break;
             }
-            for &k in &tree.below[l] {
-                stack.push(link_index(g, &robot.joints[k].child));
-            }
+            stack.extend(tree.below[l].iter().map(|k| tree.child[*k]));
         }
         if !carries {
             g.error(

@@ -1,6 +1,6 @@
-//! The URDF file as data: links (inertial, visual and collision shapes) and joints (kind,
-//! parent, child, origin, axis, limits, damping, mimic), each with the line it was written
-//! on. Every mistake is collected as `line: <element>: message`, so that all are reported
+//! The URDF file as data: links (inertial and collision shapes) and joints (kind, parent,
+//! child, origin, axis, damping, mimic), each with the line it was written on. What the
+//! dynamics does not read (visuals, materials, limits, transmissions) is passed over. Every mistake is collected as `line: <element>: message`, so that all are reported
 //! at once; nothing here knows the DSL.
 
 use crate::sym::number::Number;
@@ -44,32 +44,22 @@ impl Pose {
     }
 }
 
-// Read whole: the scene and the optimal-control bounds do not use every field yet.
-#[allow(dead_code)]
+/// A collision shape's geometry, as far as a wheel's radius reads it.
 #[derive(Clone, Debug)]
 pub enum Geometry {
-    /// The full edge lengths.
-    Box([f64; 3]),
     /// About the shape's own z axis.
     Cylinder {
         radius: f64,
-        length: f64,
     },
     Sphere(f64),
-    Mesh {
-        filename: String,
-        scale: [f64; 3],
-    },
+    /// A box or a mesh.
+    Other,
 }
 
-// Read whole: the scene and the optimal-control bounds do not use every field yet.
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub struct Shape {
     pub origin: Pose,
     pub geometry: Geometry,
-    pub color: Option<[u8; 3]>,
-    pub line: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -81,14 +71,11 @@ pub struct Inertial {
     pub line: u32,
 }
 
-// Read whole: the scene and the optimal-control bounds do not use every field yet.
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub struct Link {
     pub name: String,
     pub line: u32,
     pub inertial: Option<Inertial>,
-    pub visuals: Vec<Shape>,
     pub collisions: Vec<Shape>,
 }
 
@@ -100,15 +87,6 @@ pub enum JointKind {
     Fixed,
 }
 
-// Read whole: the scene and the optimal-control bounds do not use every field yet.
-#[allow(dead_code)]
-#[derive(Clone, Debug)]
-pub struct Limit {
-    pub lower: Option<f64>,
-    pub upper: Option<f64>,
-    pub effort: Option<f64>,
-}
-
 #[derive(Clone, Debug)]
 pub struct Mimic {
     pub joint: String,
@@ -116,8 +94,6 @@ pub struct Mimic {
     pub offset: f64,
 }
 
-// Read whole: the scene and the optimal-control bounds do not use every field yet.
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub struct Joint {
     pub name: String,
@@ -128,7 +104,6 @@ pub struct Joint {
     pub origin: Pose,
     /// A unit vector in the joint's frame (normalized here).
     pub axis: [f64; 3],
-    pub limit: Option<Limit>,
     pub damping: f64,
     pub mimic: Option<Mimic>,
 }
@@ -284,20 +259,15 @@ impl<'a, 'i> Reader<'a, 'i> {
     fn link(&mut self, n: Node) -> Option<Link> {
         let name = self.name(n)?;
         let inertial = child(n, "inertial").and_then(|i| self.inertial(i));
-        let mut shapes = |tag: &str| -> Vec<Shape> {
-            let nodes: Vec<Node> = n
-                .children()
-                .filter(|c| c.is_element() && c.tag_name().name() == tag)
-                .collect();
-            nodes.into_iter().filter_map(|c| self.shape(c)).collect()
-        };
-        let visuals = shapes("visual");
-        let collisions = shapes("collision");
+        let nodes: Vec<Node> = n
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() == "collision")
+            .collect();
+        let collisions = nodes.into_iter().filter_map(|c| self.shape(c)).collect();
         Some(Link {
             name,
             line: self.line(n),
             inertial,
-            visuals,
             collisions,
         })
     }
@@ -346,47 +316,18 @@ impl<'a, 'i> Reader<'a, 'i> {
             return None;
         };
         let geometry = match kind.tag_name().name() {
-            "box" => {
-                let v = self.numbers(kind, "size", 3)?;
-                Geometry::Box([v[0].value, v[1].value, v[2].value])
-            }
+            // a capsule turns about its axis on the same radius
             "cylinder" | "capsule" => Geometry::Cylinder {
                 radius: self.required_number(kind, "radius")?,
-                length: self.required_number(kind, "length")?,
             },
             "sphere" => Geometry::Sphere(self.required_number(kind, "radius")?),
-            "mesh" => {
-                let Some(filename) = kind.attribute("filename") else {
-                    self.error(kind, "missing `filename`");
-                    return None;
-                };
-                let scale = match kind.attribute("scale") {
-                    Some(_) => {
-                        let v = self.numbers(kind, "scale", 3)?;
-                        [v[0].value, v[1].value, v[2].value]
-                    }
-                    None => [1.0; 3],
-                };
-                Geometry::Mesh {
-                    filename: filename.to_string(),
-                    scale,
-                }
-            }
+            "box" | "mesh" => Geometry::Other,
             other => {
                 self.error(kind, format!("unknown geometry `<{other}>`"));
                 return None;
             }
         };
-        let color = child(n, "material")
-            .and_then(|m| child(m, "color"))
-            .and_then(|c| self.numbers(c, "rgba", 4))
-            .map(|v| [0, 1, 2].map(|k| (v[k].value.clamp(0.0, 1.0) * 255.0).round() as u8));
-        Some(Shape {
-            origin,
-            geometry,
-            color,
-            line: self.line(n),
-        })
+        Some(Shape { origin, geometry })
     }
 
     fn joint(&mut self, n: Node) -> Option<Joint> {
@@ -437,11 +378,6 @@ impl<'a, 'i> Reader<'a, 'i> {
                 axis = [v[0].value / norm, v[1].value / norm, v[2].value / norm];
             }
         }
-        let limit = child(n, "limit").map(|l| Limit {
-            lower: self.number(l, "lower"),
-            upper: self.number(l, "upper"),
-            effort: self.number(l, "effort"),
-        });
         let damping = child(n, "dynamics")
             .and_then(|d| self.number(d, "damping"))
             .unwrap_or(0.0);
@@ -467,7 +403,6 @@ impl<'a, 'i> Reader<'a, 'i> {
             child: child_link?,
             origin,
             axis,
-            limit,
             damping,
             mimic,
         })

@@ -59,13 +59,10 @@ impl Transform {
     }
 }
 
-/// A merged body: the links it holds (its own first), its mass, centre and central
-/// inertia `(ixx, iyy, izz, ixy, iyz, izx)` in its own link's frame.
+/// A merged body: its mass, centre and central inertia `(ixx, iyy, izz, ixy, iyz, izx)`
+/// in its own link's frame.
 #[derive(Clone, Debug)]
-// `links`: which links a body holds (messages name them; the scene will draw them).
-#[allow(dead_code)]
 pub struct Merged {
-    pub links: Vec<usize>,
     pub mass: f64,
     pub centre: [f64; 3],
     pub inertia: [f64; 6],
@@ -77,7 +74,12 @@ pub struct Tree {
     pub joint_above: Vec<Option<usize>>,
     /// Each link's children's joints, in file order.
     pub below: Vec<Vec<usize>>,
-    /// The joints from the root down, depth first (the order of the coordinates).
+    /// Each joint's parent and child links.
+    pub parent: Vec<usize>,
+    pub child: Vec<usize>,
+    /// Every joint from the root down, depth first.
+    pub depth_first: Vec<usize>,
+    /// The moving joints of `depth_first` (the order of the coordinates).
     pub order: Vec<usize>,
     /// Each link's group: the nearest link at or above it whose joint moves (or the root).
     pub group: Vec<usize>,
@@ -102,6 +104,7 @@ pub fn tree(robot: &Robot, held: &[usize]) -> Result<Tree, Vec<String>> {
     let mut joint_above: Vec<Option<usize>> = vec![None; n];
     let mut below: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut joint_names: HashMap<&str, usize> = HashMap::new();
+    let (mut parent, mut child) = (vec![0; robot.joints.len()], vec![0; robot.joints.len()]);
     for (j, joint) in robot.joints.iter().enumerate() {
         let at = |what: &str| format!("{}: <joint name=\"{}\">: {what}", joint.line, joint.name);
         if joint_names.insert(&joint.name, j).is_some() {
@@ -127,6 +130,7 @@ pub fn tree(robot: &Robot, held: &[usize]) -> Result<Tree, Vec<String>> {
         }
         joint_above[c] = Some(j);
         below[p].push(j);
+        (parent[j], child[j]) = (p, c);
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -154,6 +158,7 @@ pub fn tree(robot: &Robot, held: &[usize]) -> Result<Tree, Vec<String>> {
         }
     };
     // depth first from the root; links never reached are on a cycle
+    let mut depth_first = Vec::new();
     let mut order = Vec::new();
     let mut group = vec![usize::MAX; n];
     let mut in_group = vec![Transform::IDENTITY; n];
@@ -161,10 +166,11 @@ pub fn tree(robot: &Robot, held: &[usize]) -> Result<Tree, Vec<String>> {
     let mut stack: Vec<usize> = below[root].iter().rev().copied().collect();
     while let Some(j) = stack.pop() {
         let joint = &robot.joints[j];
-        let (p, c) = (index[joint.parent.as_str()], index[joint.child.as_str()]);
+        let (p, c) = (parent[j], child[j]);
         if group[c] != usize::MAX {
             continue;
         }
+        depth_first.push(j);
         let moving = joint.moves() && !held.contains(&j);
         if moving {
             order.push(j);
@@ -192,6 +198,9 @@ pub fn tree(robot: &Robot, held: &[usize]) -> Result<Tree, Vec<String>> {
         root,
         joint_above,
         below,
+        parent,
+        child,
+        depth_first,
         order,
         group,
         in_group,
@@ -279,7 +288,6 @@ pub fn merge(robot: &Robot, tree: &Tree) -> (Vec<(usize, Merged)>, Vec<String>) 
             }
         }
         let merged = Merged {
-            links: links.clone(),
             mass,
             centre,
             inertia: [
